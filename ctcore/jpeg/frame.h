@@ -54,8 +54,11 @@ typedef struct ct_jpeg_frame {
     int xsize_blocks;          /* total_imcu_cols * max_h_samp */
     int ysize_blocks;          /* total_imcu_rows * max_v_samp */
 
-    /* Quantization tables in zigzag order as written in DQT (libjpeg's
-     * quantval), the ones jpegli allocated (quant_present). */
+    /* Quantization tables as jpegli's quantval: NATURAL (row-major) order,
+     * like libjpeg's JQUANT_TBL; EncodeDQT writes quant[t][natural[j]] for
+     * j = 0..63 (zigzag). quant_present[t]: jpegli allocated table t (gray
+     * and YCbCr: 0, 1, 2; --std_quant: 0, 1; XYB: 0, 1, 2). jpegli's DQT
+     * holds only the tables that some component's quant_tbl uses. */
     int quant_present[CT_JPEG_MAX_QUANT_TABLES];
     uint16_t quant[CT_JPEG_MAX_QUANT_TABLES][CT_DCTSIZE2];
 

@@ -1,0 +1,23 @@
+/*
+ * Definitions shared by every encoder.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "ctcore/ctcore.h"
+
+const char *ct_strerror(int code)
+{
+    switch (code) {
+    case CT_OK:
+        return "success";
+    case CT_EINVAL:
+        return "invalid argument or setting";
+    case CT_ENOMEM:
+        return "out of memory";
+    case CT_ETOOBIG:
+        return "image or stream too big for the format";
+    case CT_EUNSUPPORTED:
+        return "not supported";
+    }
+    return "unknown error";
+}

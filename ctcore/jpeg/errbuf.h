@@ -1,0 +1,36 @@
+/*
+ * Error messages for the caller's errbuf (NULL or zero-sized: no message).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_JPEG_ERRBUF_H
+#define CTCORE_JPEG_ERRBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define CT_PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define CT_PRINTF_LIKE(fmt, args)
+#endif
+
+/* Formats a message into errbuf (truncated to fit) and returns code, so
+ * that a failure reads: return ct_errbuf_set(errbuf, size, CT_EINVAL, ...). */
+static inline int ct_errbuf_set(char *errbuf, size_t errbuf_size, int code,
+                                const char *fmt, ...) CT_PRINTF_LIKE(4, 5);
+
+static inline int ct_errbuf_set(char *errbuf, size_t errbuf_size, int code,
+                                const char *fmt, ...)
+{
+    if (errbuf != NULL && errbuf_size > 0) {
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(errbuf, errbuf_size, fmt, args);
+        va_end(args);
+    }
+    return code;
+}
+
+#endif
