@@ -104,9 +104,13 @@ int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
     if (rc == CT_OK)
         rc = compute_coefficients(&frame, image, &coeffs);
     if (rc == CT_OK) {
+        uint8_t *icc = NULL;
         size_t icc_size = 0;
-        const uint8_t *icc = frame.xyb ? ct_jpeg_xyb_icc(&icc_size) : NULL;
-        rc = ct_jpeg_write_file(&frame, &coeffs, icc, icc_size, out);
+        if (frame.xyb)
+            rc = ct_jpeg_xyb_icc(&icc, &icc_size);
+        if (rc == CT_OK)
+            rc = ct_jpeg_write_file(&frame, &coeffs, icc, icc_size, out);
+        free(icc);
     }
     ct_jpeg_coeffs_free(&coeffs);
     if (rc != CT_OK) {

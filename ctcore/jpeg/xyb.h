@@ -17,12 +17,18 @@
  * One image row -> the three planes jpegli's input buffer holds after
  * reading cjpegli's float rows (jpegli's ReadFloatRow scaling included).
  * in: the image row (image->format channels per pixel); out[c][x] for
- * x < xsize. Pure function of its input: rows may be converted in any order.
+ * x < xsize. simd: CT_SIMD_SSE2 or CT_SIMD_AVX2 (resolved), whose
+ * multiply-add rounding the floats reproduce. Pure function of its input:
+ * rows may be converted in any order.
  */
 void ct_jpeg_xyb_row(const uint8_t *in, ct_pixel_format format, size_t xsize,
-                     float *out[3]);
+                     ct_simd simd, float *out[3]);
 
-/* The ICC profile cjpegli writes in XYB mode (APP2 markers). */
-const uint8_t *ct_jpeg_xyb_icc(size_t *size);
+/*
+ * The ICC profile cjpegli writes in XYB mode (APP2 markers), computed like
+ * jpegli computes it (it carries an MD5 of itself). Returns CT_OK with
+ * *icc malloc()ed (the caller frees it) and *size set, or CT_ENOMEM.
+ */
+int ct_jpeg_xyb_icc(uint8_t **icc, size_t *size);
 
 #endif
