@@ -1,0 +1,137 @@
+/*
+ * MANIFEST.tsv reader.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "golden_manifest.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint8_t *ct_read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    uint8_t *data = NULL;
+    size_t used = 0, capacity = 0;
+    for (;;) {
+        if (used == capacity) {
+            capacity = capacity ? capacity * 2 : 1 << 16;
+            uint8_t *grown = realloc(data, capacity);
+            if (!grown) {
+                free(data);
+                fclose(f);
+                return NULL;
+            }
+            data = grown;
+        }
+        size_t got = fread(data + used, 1, capacity - used, f);
+        used += got;
+        if (got == 0)
+            break;
+    }
+    int failed = ferror(f);
+    fclose(f);
+    if (failed) {
+        free(data);
+        return NULL;
+    }
+    *size = used;
+    return data;
+}
+
+/* Splits off the next tab-separated field of a line. */
+static char *next_field(char **cursor)
+{
+    char *field = *cursor;
+    if (!field)
+        return NULL;
+    char *tab = strchr(field, '\t');
+    if (tab) {
+        *tab = '\0';
+        *cursor = tab + 1;
+    } else {
+        *cursor = NULL;
+    }
+    return field;
+}
+
+int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
+                            char *errbuf, size_t errbuf_size)
+{
+    memset(manifest, 0, sizeof(*manifest));
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/MANIFEST.tsv", dir);
+    size_t size;
+    uint8_t *data = ct_read_file(path, &size);
+    if (!data) {
+        snprintf(errbuf, errbuf_size, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = realloc(data, size + 1);
+    if (!text) {
+        free(data);
+        snprintf(errbuf, errbuf_size, "%s: out of memory", path);
+        return -1;
+    }
+    text[size] = '\0';
+    manifest->text = text;
+
+    size_t lines = 0;
+    for (size_t i = 0; i < size; i++)
+        lines += text[i] == '\n';
+    manifest->rows = calloc(lines + 1, sizeof(*manifest->rows));
+    if (!manifest->rows) {
+        snprintf(errbuf, errbuf_size, "%s: out of memory", path);
+        ct_golden_manifest_free(manifest);
+        return -1;
+    }
+
+    int line_number = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(text, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        line_number++;
+        char *cursor = line;
+        ct_golden_row row;
+        row.input = next_field(&cursor);
+        row.flags = next_field(&cursor);
+        row.target = next_field(&cursor);
+        row.output = next_field(&cursor);
+        if (!row.output) {
+            snprintf(errbuf, errbuf_size, "%s:%d: fewer than 4 columns",
+                     path, line_number);
+            ct_golden_manifest_free(manifest);
+            return -1;
+        }
+        if (line_number == 1) {
+            if (strcmp(row.input, "input") || strcmp(row.flags, "flags") ||
+                strcmp(row.target, "target") || strcmp(row.output, "output")) {
+                snprintf(errbuf, errbuf_size,
+                         "%s: header is not input, flags, target, output", path);
+                ct_golden_manifest_free(manifest);
+                return -1;
+            }
+            continue;
+        }
+        manifest->rows[manifest->count++] = row;
+    }
+    return 0;
+}
+
+void ct_golden_manifest_free(ct_golden_manifest *manifest)
+{
+    free(manifest->rows);
+    free(manifest->text);
+    memset(manifest, 0, sizeof(*manifest));
+}
+
+int ct_golden_row_is_gray_xyb(const ct_golden_row *row)
+{
+    size_t len = strlen(row->input);
+    return len > 4 && strcmp(row->input + len - 4, ".pgm") == 0 &&
+           strstr(row->flags, "--xyb") != NULL;
+}

@@ -1,0 +1,42 @@
+/*
+ * The jpegli golden set's MANIFEST.tsv: one row per (input, cjpegli flags,
+ * target) with the expected JPEG. See the golden set's README.md.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CT_TESTS_GOLDEN_MANIFEST_H
+#define CT_TESTS_GOLDEN_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ct_golden_row {
+    const char *input;   /* relative to the golden directory */
+    const char *flags;   /* cjpegli flags, may be empty */
+    const char *target;  /* "sse2", "avx2" or "avx2-gcc-contract" */
+    const char *output;  /* expected JPEG, relative to the golden directory */
+} ct_golden_row;
+
+typedef struct ct_golden_manifest {
+    char *text;          /* the file; rows point into it */
+    ct_golden_row *rows;
+    size_t count;
+} ct_golden_manifest;
+
+/* Reads the whole file at path. Returns its bytes (free()) and sets *size,
+ * or NULL. */
+uint8_t *ct_read_file(const char *path, size_t *size);
+
+/*
+ * Reads dir/MANIFEST.tsv. Returns 0, or -1 with a message in errbuf (the
+ * caller tells "absent" from "broken" by checking the directory first).
+ */
+int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
+                            char *errbuf, size_t errbuf_size);
+void ct_golden_manifest_free(ct_golden_manifest *manifest);
+
+/* 1 when the row is cjpegli's --xyb on a gray input, which the golden
+ * README lets a port leave unsupported (it goes through Little-CMS). */
+int ct_golden_row_is_gray_xyb(const ct_golden_row *row);
+
+#endif

@@ -1,0 +1,441 @@
+/*
+ * ctjpegenc element tests (GstHarness): caps per input format, byte
+ * equality with the library on the reordered RGB, state changes, odd
+ * sizes, streams, property changes between frames and bad buffers.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "ctcore/jpeg.h"
+
+/* A test picture: gradients plus a little noise, different per seed. */
+typedef struct test_picture
+{
+  guint width, height;
+  guint8 *rgb;                  /* packed RGB */
+  guint8 *gray;                 /* packed gray */
+} test_picture;
+
+static test_picture
+make_picture (guint width, guint height, guint32 seed)
+{
+  test_picture p = { width, height, g_malloc (width * height * 3),
+    g_malloc (width * height)
+  };
+  guint32 s = seed * 2654435761u + 1;
+
+  for (guint y = 0; y < height; y++) {
+    for (guint x = 0; x < width; x++) {
+      guint i = y * width + x;
+      s ^= s << 13;
+      s ^= s >> 17;
+      s ^= s << 5;
+      p.rgb[3 * i + 0] = (guint8) (x * 255 / MAX (width - 1, 1) + (s & 15));
+      p.rgb[3 * i + 1] = (guint8) (y * 255 / MAX (height - 1, 1) + seed);
+      p.rgb[3 * i + 2] = (guint8) (s >> 24);
+      p.gray[i] = (guint8) ((x + y) * 4 + (s >> 28));
+    }
+  }
+  return p;
+}
+
+static void
+free_picture (test_picture * p)
+{
+  g_free (p->rgb);
+  g_free (p->gray);
+}
+
+/* The picture as a buffer of the given format, laid out as the caps imply;
+ * padding and alpha bytes are 0x5a so that reading them shows. */
+static GstBuffer *
+make_buffer (const test_picture * p, GstVideoFormat format)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buffer;
+
+  fail_unless (gst_video_info_set_format (&info, format, p->width,
+          p->height));
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (buffer, 0, 0x5a, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE));
+  for (guint y = 0; y < p->height; y++) {
+    for (guint x = 0; x < p->width; x++) {
+      guint i = y * p->width + x;
+      if (format == GST_VIDEO_FORMAT_GRAY8) {
+        guint8 *row = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+        row[y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0) + x] = p->gray[i];
+        continue;
+      }
+      for (guint c = 0; c < 3; c++) {
+        guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
+        data[y * GST_VIDEO_FRAME_COMP_STRIDE (&frame, c) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c)] = p->rgb[3 * i + c];
+      }
+    }
+  }
+  gst_video_frame_unmap (&frame);
+  return buffer;
+}
+
+static GstCaps *
+raw_caps (GstVideoFormat format, guint width, guint height)
+{
+  return gst_caps_new_simple ("video/x-raw",
+      "format", G_TYPE_STRING, gst_video_format_to_string (format),
+      "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
+      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+}
+
+/* What the library writes for the picture (gray for GRAY8, else RGB). */
+static GBytes *
+library_jpeg (const test_picture * p, gboolean gray,
+    const ct_jpeg_settings * settings)
+{
+  ct_jpeg_image image = {
+    .width = p->width,
+    .height = p->height,
+    .format = gray ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
+    .stride = (size_t) p->width * (gray ? 1 : 3),
+    .pixels = gray ? p->gray : p->rgb,
+  };
+  ct_jpeg_output out = { NULL, 0 };
+  char err[256] = "";
+  int ret = ct_jpeg_encode (NULL, settings, &image, &out, err, sizeof (err));
+  GBytes *bytes;
+
+  fail_unless (ret == CT_OK, "ct_jpeg_encode: %s", err);
+  bytes = g_bytes_new (out.data, out.size);
+  ct_jpeg_output_free (&out);
+  return bytes;
+}
+
+static void
+assert_jpeg_equals (GstBuffer * buffer, GBytes * expected)
+{
+  GstMapInfo map;
+  gsize expected_size;
+  const guint8 *expected_data = g_bytes_get_data (expected, &expected_size);
+
+  fail_unless (buffer != NULL);
+  fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
+  fail_unless (map.size >= 4);
+  fail_unless (map.data[0] == 0xff && map.data[1] == 0xd8, "no SOI");
+  fail_unless (map.data[map.size - 2] == 0xff && map.data[map.size - 1] == 0xd9,
+      "no EOI");
+  fail_unless_equals_uint64 (map.size, expected_size);
+  fail_unless (memcmp (map.data, expected_data, map.size) == 0,
+      "bytes differ from the library's");
+  gst_buffer_unmap (buffer, &map);
+}
+
+static void
+assert_output_caps (GstHarness * h, guint width, guint height, gint sof)
+{
+  GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+  GstStructure *s;
+  gint value;
+
+  fail_unless (caps != NULL);
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_has_name (s, "image/jpeg"));
+  fail_unless (gst_structure_get_int (s, "width", &value));
+  fail_unless_equals_int (value, width);
+  fail_unless (gst_structure_get_int (s, "height", &value));
+  fail_unless_equals_int (value, height);
+  fail_unless (gst_structure_get_int (s, "sof-marker", &value));
+  fail_unless_equals_int (value, sof);
+  gst_caps_unref (caps);
+}
+
+/* Pushes one picture in the format and checks the JPEG that comes out. */
+static void
+check_one_frame (GstVideoFormat format, guint width, guint height)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  test_picture p = make_picture (width, height, width ^ height);
+  gboolean gray = format == GST_VIDEO_FORMAT_GRAY8;
+  ct_jpeg_settings settings;
+  GBytes *expected;
+  GstBuffer *out;
+
+  ct_jpeg_settings_default (&settings);
+  expected = library_jpeg (&p, gray, &settings);
+  gst_harness_set_src_caps (h, raw_caps (format, width, height));
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p, format)),
+      GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_jpeg_equals (out, expected);
+  assert_output_caps (h, width, height, 2);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+  free_picture (&p);
+  gst_harness_teardown (h);
+}
+
+static const GstVideoFormat formats[] = {
+  GST_VIDEO_FORMAT_RGB, GST_VIDEO_FORMAT_GRAY8, GST_VIDEO_FORMAT_BGR,
+  GST_VIDEO_FORMAT_RGBx, GST_VIDEO_FORMAT_BGRx, GST_VIDEO_FORMAT_xRGB,
+  GST_VIDEO_FORMAT_xBGR, GST_VIDEO_FORMAT_RGBA, GST_VIDEO_FORMAT_BGRA,
+  GST_VIDEO_FORMAT_ARGB, GST_VIDEO_FORMAT_ABGR,
+};
+
+GST_START_TEST (test_format)
+{
+  /* 17x15: rows of RGB and GRAY8 have stride padding. */
+  check_one_frame (formats[__i__], 17, 15);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_sizes)
+{
+  static const guint sizes[][2] = { {1, 1}, {7, 9}, {17, 15}, {8, 8},
+  {1, 40}, {40, 1}
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    check_one_frame (GST_VIDEO_FORMAT_RGB, sizes[i][0], sizes[i][1]);
+    check_one_frame (GST_VIDEO_FORMAT_GRAY8, sizes[i][0], sizes[i][1]);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_defaults_are_cjpeglis)
+{
+  GstElement *enc = gst_element_factory_make ("ctjpegenc", NULL);
+  ct_jpeg_settings d;
+  gint quality, progressive_level, subsampling, simd;
+  gfloat distance;
+  gboolean aq, std_quant, xyb, fixed_code;
+
+  ct_jpeg_settings_default (&d);
+  g_object_get (enc, "quality", &quality, "distance", &distance,
+      "progressive-level", &progressive_level,
+      "chroma-subsampling", &subsampling, "adaptive-quantization", &aq,
+      "standard-tables", &std_quant, "xyb", &xyb, "fixed-code", &fixed_code,
+      "simd", &simd, NULL);
+  fail_unless_equals_int (quality, d.quality);
+  fail_unless (distance == d.distance);
+  fail_unless_equals_int (progressive_level, d.progressive_level);
+  fail_unless_equals_int (subsampling, d.chroma_subsampling);
+  fail_unless_equals_int (aq, d.adaptive_quantization);
+  fail_unless_equals_int (std_quant, d.std_quant);
+  fail_unless_equals_int (xyb, d.xyb);
+  fail_unless_equals_int (fixed_code, d.fixed_code);
+  fail_unless_equals_int (simd, d.simd);
+  gst_object_unref (enc);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_state_changes)
+{
+  GstElement *enc = gst_element_factory_make ("ctjpegenc", NULL);
+
+  for (int i = 0; i < 10; i++) {
+    fail_unless_equals_int (gst_element_set_state (enc, GST_STATE_PLAYING),
+        GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (gst_element_set_state (enc, GST_STATE_NULL),
+        GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref (enc);
+
+  /* The same with a frame through each time: the harness goes to PLAYING
+   * and back to NULL on teardown. */
+  for (int i = 0; i < 10; i++)
+    check_one_frame (GST_VIDEO_FORMAT_RGB, 16 + i, 8);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_stream)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  ct_jpeg_settings settings;
+  GBytes *expected[30];
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_BGRx, 33, 21));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    test_picture p = make_picture (33, 21, i);
+    GstBuffer *in = make_buffer (&p, GST_VIDEO_FORMAT_BGRx);
+
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
+    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
+    expected[i] = library_jpeg (&p, FALSE, &settings);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    free_picture (&p);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    assert_jpeg_equals (out, expected[i]);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
+    gst_buffer_unref (out);
+    g_bytes_unref (expected[i]);
+  }
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_property_change_between_frames)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  test_picture p = make_picture (24, 16, 7);
+  ct_jpeg_settings settings;
+  GBytes *expected;
+  GstBuffer *out;
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 24, 16));
+
+  expected = library_jpeg (&p, FALSE, &settings);
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_jpeg_equals (out, expected);
+  assert_output_caps (h, 24, 16, 2);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+
+  /* Sequential from the next frame on, and the caps say so. */
+  g_object_set (h->element, "progressive-level", 0, "quality", 75,
+      "chroma-subsampling", CT_JPEG_SUBSAMPLING_420, NULL);
+  settings.progressive_level = 0;
+  settings.quality = 75;
+  settings.chroma_subsampling = CT_JPEG_SUBSAMPLING_420;
+  expected = library_jpeg (&p, FALSE, &settings);
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_jpeg_equals (out, expected);
+  assert_output_caps (h, 24, 16, 0);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+
+  free_picture (&p);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Pops the error the element posted and checks its domain and code. */
+static gchar *
+pop_error (GstBus * bus, GQuark domain, gint code)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *error = NULL;
+  gchar *debug = NULL, *text;
+
+  fail_unless (msg != NULL, "no error message on the bus");
+  gst_message_parse_error (msg, &error, &debug);
+  fail_unless (error->domain == domain && error->code == code,
+      "unexpected error: %s", error->message);
+  text = g_strdup (error->message);
+  g_error_free (error);
+  g_free (debug);
+  gst_message_unref (msg);
+  return text;
+}
+
+GST_START_TEST (test_small_buffer)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GstBus *bus = gst_bus_new ();
+  GstBuffer *in = gst_buffer_new_allocate (NULL, 100, NULL);
+  gchar *message;
+
+  gst_element_set_bus (h->element, bus);
+  /* A 16x16 RGB frame needs 768 bytes. */
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+  gst_buffer_memset (in, 0, 0, 100);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_ERROR);
+  message = pop_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT);
+  fail_unless (strstr (message, "expected 768") != NULL, "%s", message);
+  fail_unless (strstr (message, "got 100") != NULL, "%s", message);
+  g_free (message);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* --fixed_code needs -p 0 in cjpegli. Whatever the library decides, the
+ * element must agree: its bytes, or its error on the bus. */
+GST_START_TEST (test_library_error_reaches_bus)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GstBus *bus = gst_bus_new ();
+  test_picture p = make_picture (16, 16, 3);
+  ct_jpeg_settings settings;
+  ct_jpeg_image image = { 16, 16, CT_PIXEL_RGB8, 48, p.rgb };
+  ct_jpeg_output out = { NULL, 0 };
+  char err[256] = "";
+  int ret;
+
+  ct_jpeg_settings_default (&settings);
+  settings.fixed_code = 1;
+  ret = ct_jpeg_encode (NULL, &settings, &image, &out, err, sizeof (err));
+
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "fixed-code", TRUE, NULL);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+  if (ret < 0) {
+    gchar *message;
+
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+                GST_VIDEO_FORMAT_RGB)), GST_FLOW_ERROR);
+    message = pop_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_ENCODE);
+    if (err[0])
+      fail_unless (strstr (message, err) != NULL, "%s", message);
+    g_free (message);
+  } else {
+    GBytes *expected = g_bytes_new (out.data, out.size);
+    GstBuffer *buffer;
+
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+                GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+    buffer = gst_harness_pull (h);
+    assert_jpeg_equals (buffer, expected);
+    gst_buffer_unref (buffer);
+    g_bytes_unref (expected);
+  }
+  ct_jpeg_output_free (&out);
+  free_picture (&p);
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+ctjpegenc_suite (void)
+{
+  Suite *s = suite_create ("ctjpegenc");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_loop_test (tc, test_format, 0, G_N_ELEMENTS (formats));
+  tcase_add_test (tc, test_sizes);
+  tcase_add_test (tc, test_defaults_are_cjpeglis);
+  tcase_add_test (tc, test_state_changes);
+  tcase_add_test (tc, test_stream);
+  tcase_add_test (tc, test_property_change_between_frames);
+  tcase_add_test (tc, test_small_buffer);
+  tcase_add_test (tc, test_library_error_reaches_bus);
+  return s;
+}
+
+GST_CHECK_MAIN (ctjpegenc);

@@ -1,0 +1,281 @@
+/*
+ * The golden set through the element: for each row,
+ *   filesrc location=INPUT ! pnmdec ! ctjpegenc <properties> ! appsink
+ * with the properties that correspond to the row's cjpegli flags (only the
+ * ones that differ from the defaults, so the element's defaults are checked
+ * against cjpegli's too) and simd set to the row's target; the one buffer
+ * that comes out must equal the row's expected JPEG.
+ *
+ * usage: golden_element [--target sse2|avx2] [--filter TEXT] GOLDEN_DIR
+ * Every row runs: the pipelines cost little beside the encoding itself
+ * (about as long as the library's golden test). Exits 0, 1 on any
+ * difference, 77 when GOLDEN_DIR is absent.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+
+#include "cjpegli_flags.h"
+#include "ctcore/jpeg.h"
+#include "golden_manifest.h"
+
+#define EXIT_SKIP 77
+#define MAX_LISTED_FAILURES 20
+
+static const char *const subsampling_nicks[] = {
+    [CT_JPEG_SUBSAMPLING_DEFAULT] = "default",
+    [CT_JPEG_SUBSAMPLING_444] = "444",
+    [CT_JPEG_SUBSAMPLING_440] = "440",
+    [CT_JPEG_SUBSAMPLING_422] = "422",
+    [CT_JPEG_SUBSAMPLING_420] = "420",
+};
+
+/* ctjpegenc's property string for settings, leaving defaults out. */
+static void element_properties(const ct_jpeg_settings *s, GString *out)
+{
+    ct_jpeg_settings d;
+    ct_jpeg_settings_default(&d);
+
+    if (s->quality != d.quality)
+        g_string_append_printf(out, " quality=%d", s->quality);
+    if (s->distance != d.distance)
+        g_string_append_printf(out, " distance=%.9g", s->distance);
+    if (s->progressive_level != d.progressive_level)
+        g_string_append_printf(out, " progressive-level=%d",
+                               s->progressive_level);
+    if (s->chroma_subsampling != d.chroma_subsampling)
+        g_string_append_printf(out, " chroma-subsampling=%s",
+                               subsampling_nicks[s->chroma_subsampling]);
+    if (s->adaptive_quantization != d.adaptive_quantization)
+        g_string_append_printf(out, " adaptive-quantization=%s",
+                               s->adaptive_quantization ? "true" : "false");
+    if (s->std_quant != d.std_quant)
+        g_string_append(out, " standard-tables=true");
+    if (s->xyb != d.xyb)
+        g_string_append(out, " xyb=true");
+    if (s->fixed_code != d.fixed_code)
+        g_string_append(out, " fixed-code=true");
+    g_string_append_printf(out, " simd=%s", ct_simd_name(s->simd));
+}
+
+/* Runs the pipeline; returns the JPEG buffer or NULL with *error_text set
+ * to the error posted on the bus. */
+static GstBuffer *encode_through_element(const char *input_path,
+                                         const char *properties,
+                                         char **error_text)
+{
+    char *description = g_strdup_printf(
+        "filesrc name=src ! pnmdec ! ctjpegenc%s ! appsink name=sink "
+        "sync=false", properties);
+    GError *error = NULL;
+    GstElement *pipeline = gst_parse_launch(description, &error);
+    g_free(description);
+    if (!pipeline) {
+        *error_text = g_strdup_printf("pipeline: %s", error->message);
+        g_error_free(error);
+        return NULL;
+    }
+
+    GstElement *src = gst_bin_get_by_name(GST_BIN(pipeline), "src");
+    GstElement *sink = gst_bin_get_by_name(GST_BIN(pipeline), "sink");
+    g_object_set(src, "location", input_path, NULL);
+    gst_element_set_state(pipeline, GST_STATE_PLAYING);
+
+    GstBuffer *buffer = NULL;
+    GstSample *sample = gst_app_sink_pull_sample(GST_APP_SINK(sink));
+    if (sample) {
+        buffer = gst_buffer_ref(gst_sample_get_buffer(sample));
+        gst_sample_unref(sample);
+    } else {
+        GstBus *bus = gst_element_get_bus(pipeline);
+        GstMessage *msg = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR);
+        if (msg) {
+            gchar *debug = NULL;
+            gst_message_parse_error(msg, &error, &debug);
+            *error_text = g_strdup_printf("%s (%s)", error->message,
+                                          debug ? debug : "");
+            g_error_free(error);
+            g_free(debug);
+            gst_message_unref(msg);
+        } else {
+            *error_text = g_strdup("no buffer and no error");
+        }
+        gst_object_unref(bus);
+    }
+    gst_element_set_state(pipeline, GST_STATE_NULL);
+    gst_object_unref(src);
+    gst_object_unref(sink);
+    gst_object_unref(pipeline);
+    return buffer;
+}
+
+typedef enum row_result { ROW_IDENTICAL, ROW_DIFFERENT, ROW_UNSUPPORTED } row_result;
+
+static row_result check_row(const char *dir, const ct_golden_row *row,
+                            ct_simd simd, char **why)
+{
+    char err[512];
+    ct_jpeg_settings settings;
+    if (ct_cjpegli_flags_from_string(row->flags, &settings, err,
+                                     sizeof(err)) < 0) {
+        *why = g_strdup_printf("flags: %s", err);
+        return ROW_DIFFERENT;
+    }
+    settings.simd = simd;
+    GString *properties = g_string_new(NULL);
+    element_properties(&settings, properties);
+
+    char *input = g_build_filename(dir, row->input, NULL);
+    char *error_text = NULL;
+    GstBuffer *buffer = encode_through_element(input, properties->str,
+                                               &error_text);
+    g_free(input);
+    row_result result = ROW_IDENTICAL;
+    if (!buffer) {
+        /* The golden README lets a port leave gray --xyb unsupported. */
+        if (ct_golden_row_is_gray_xyb(row)) {
+            g_free(error_text);
+            g_string_free(properties, TRUE);
+            return ROW_UNSUPPORTED;
+        }
+        *why = g_strdup_printf("ctjpegenc%s: %s", properties->str, error_text);
+        g_free(error_text);
+        g_string_free(properties, TRUE);
+        return ROW_DIFFERENT;
+    }
+
+    char *output = g_build_filename(dir, row->output, NULL);
+    size_t expected_size;
+    uint8_t *expected = ct_read_file(output, &expected_size);
+    GstMapInfo map;
+    gst_buffer_map(buffer, &map, GST_MAP_READ);
+    if (!expected) {
+        *why = g_strdup_printf("cannot read %s", output);
+        result = ROW_DIFFERENT;
+    } else if (map.size != expected_size ||
+               memcmp(map.data, expected, expected_size) != 0) {
+        *why = g_strdup_printf("ctjpegenc%s: %" G_GSIZE_FORMAT
+                               " bytes, expected %zu", properties->str,
+                               map.size, expected_size);
+        result = ROW_DIFFERENT;
+    }
+    gst_buffer_unmap(buffer, &map);
+    gst_buffer_unref(buffer);
+    free(expected);
+    g_free(output);
+    g_string_free(properties, TRUE);
+    return result;
+}
+
+static int run_target(const char *dir, const ct_golden_manifest *manifest,
+                      ct_simd simd, const char *filter)
+{
+    const char *target = ct_simd_name(simd);
+    int total = 0, identical = 0, unsupported = 0, failures = 0;
+    gint64 t0 = g_get_monotonic_time();
+
+    for (size_t i = 0; i < manifest->count; i++) {
+        const ct_golden_row *row = &manifest->rows[i];
+        if (strcmp(row->target, target) != 0 ||
+            (filter && !strstr(row->output, filter)))
+            continue;
+        char *why = NULL;
+        total++;
+        switch (check_row(dir, row, simd, &why)) {
+        case ROW_IDENTICAL:
+            identical++;
+            break;
+        case ROW_UNSUPPORTED:
+            unsupported++;
+            break;
+        case ROW_DIFFERENT:
+            if (failures < MAX_LISTED_FAILURES)
+                printf("  FAIL %s %s [%s]: %s\n", target, row->output,
+                       row->flags, why);
+            failures++;
+            break;
+        }
+        g_free(why);
+        fflush(stdout);
+    }
+    if (failures > MAX_LISTED_FAILURES)
+        printf("  ... and %d more failures\n", failures - MAX_LISTED_FAILURES);
+    printf("element %s: %d of %d identical", target, identical,
+           total - unsupported);
+    if (unsupported)
+        printf(" (%d gray --xyb rows unsupported, which the golden set "
+               "allows)", unsupported);
+    printf(" [%.1f s]\n", (g_get_monotonic_time() - t0) * 1e-6);
+    if (total == 0) {
+        printf("element %s: no rows selected\n", target);
+        return 1;
+    }
+    return failures;
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL, *filter = NULL;
+    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
+    int num_targets = 2;
+
+    gst_init(&argc, &argv);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            if (strcmp(t, "avx2") != 0 && strcmp(t, "sse2") != 0) {
+                fprintf(stderr, "unknown target %s\n", t);
+                return 2;
+            }
+            targets[0] = strcmp(t, "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
+            num_targets = 1;
+        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+            filter = argv[++i];
+        } else if (argv[i][0] != '-' && !dir) {
+            dir = argv[i];
+        } else {
+            fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
+                            "[--filter TEXT] GOLDEN_DIR\n");
+            return 2;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
+                        "[--filter TEXT] GOLDEN_DIR\n");
+        return 2;
+    }
+
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("SKIP: golden set not found at %s (configure with "
+               "-Dgolden_dir=PATH)\n", dir);
+        return EXIT_SKIP;
+    }
+    const char *required[] = { "filesrc", "pnmdec", "ctjpegenc", "appsink" };
+    for (size_t i = 0; i < G_N_ELEMENTS(required); i++) {
+        GstElementFactory *factory = gst_element_factory_find(required[i]);
+        if (!factory) {
+            printf("element %s not found (GST_PLUGIN_PATH?)\n", required[i]);
+            return 1;
+        }
+        gst_object_unref(factory);
+    }
+
+    ct_golden_manifest manifest;
+    char err[512];
+    if (ct_golden_manifest_read(dir, &manifest, err, sizeof(err)) < 0) {
+        printf("golden set broken: %s\n", err);
+        return 1;
+    }
+    int failures = 0;
+    for (int t = 0; t < num_targets; t++)
+        failures += run_target(dir, &manifest, targets[t], filter);
+    ct_golden_manifest_free(&manifest);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,254 @@
+/*
+ * The golden test: every row of the jpegli golden set, encoded with ctcore
+ * for the row's SIMD target, must give exactly cjpegli's bytes.
+ *
+ * usage: golden [--target sse2|avx2] [--filter TEXT] [--save-failures DIR]
+ *               GOLDEN_DIR
+ * Without --target both targets run. --filter keeps the rows whose output
+ * path contains TEXT (e.g. "raindrops-x624", "__q100"). Exits 0 when all are
+ * identical, 1 on any difference, 77 (skipped) when GOLDEN_DIR is absent.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cjpegli_flags.h"
+#include "ctcore/jpeg.h"
+#include "golden_manifest.h"
+#include "pnm.h"
+
+#define EXIT_SKIP 77
+#define MAX_LISTED_FAILURES 20
+
+static int cpu_has_avx2_fma(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The last input read: rows come grouped by input. */
+typedef struct input_cache {
+    char path[4096];
+    ct_pnm_image image;
+    int loaded;
+} input_cache;
+
+static const ct_pnm_image *load_input(input_cache *cache, const char *path,
+                                      char *err, size_t err_size)
+{
+    if (cache->loaded && strcmp(cache->path, path) == 0)
+        return &cache->image;
+    if (cache->loaded)
+        ct_pnm_free(&cache->image);
+    cache->loaded = 0;
+    if (ct_pnm_read(path, &cache->image, err, err_size) < 0)
+        return NULL;
+    snprintf(cache->path, sizeof(cache->path), "%s", path);
+    cache->loaded = 1;
+    return &cache->image;
+}
+
+typedef enum row_result { ROW_IDENTICAL, ROW_DIFFERENT, ROW_UNSUPPORTED } row_result;
+
+/* Encodes one row and compares; on a difference writes why into why. */
+static row_result check_row(const char *dir, const ct_golden_row *row,
+                            ct_simd simd, input_cache *cache,
+                            const char *save_dir, char *why, size_t why_size)
+{
+    char path[4096], err[512] = "";
+    ct_jpeg_settings settings;
+    if (ct_cjpegli_flags_from_string(row->flags, &settings, err,
+                                     sizeof(err)) < 0) {
+        snprintf(why, why_size, "flags: %s", err);
+        return ROW_DIFFERENT;
+    }
+    settings.simd = simd;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, row->input);
+    const ct_pnm_image *pnm = load_input(cache, path, err, sizeof(err));
+    if (!pnm) {
+        snprintf(why, why_size, "input: %s", err);
+        return ROW_DIFFERENT;
+    }
+    ct_jpeg_image image = {
+        .width = pnm->width,
+        .height = pnm->height,
+        .format = pnm->channels == 3 ? CT_PIXEL_RGB8 : CT_PIXEL_GRAY8,
+        .stride = (size_t)pnm->width * (size_t)pnm->channels,
+        .pixels = pnm->pixels,
+    };
+    ct_jpeg_output out = { 0 };
+    int ret = ct_jpeg_encode(NULL, &settings, &image, &out, err, sizeof(err));
+    if (ret == CT_EUNSUPPORTED && ct_golden_row_is_gray_xyb(row))
+        return ROW_UNSUPPORTED;
+    if (ret < 0) {
+        snprintf(why, why_size, "encode failed: %s",
+                 err[0] ? err : ct_strerror(ret));
+        return ROW_DIFFERENT;
+    }
+
+    snprintf(path, sizeof(path), "%s/%s", dir, row->output);
+    size_t expected_size;
+    uint8_t *expected = ct_read_file(path, &expected_size);
+    row_result result = ROW_IDENTICAL;
+    if (!expected) {
+        snprintf(why, why_size, "cannot read %s", row->output);
+        result = ROW_DIFFERENT;
+    } else if (expected_size != out.size ||
+               memcmp(expected, out.data, out.size) != 0) {
+        size_t first = 0;
+        while (first < out.size && first < expected_size &&
+               expected[first] == out.data[first])
+            first++;
+        snprintf(why, why_size, "%zu bytes, expected %zu; first difference "
+                 "at byte %zu", out.size, expected_size, first);
+        result = ROW_DIFFERENT;
+    }
+    if (result == ROW_DIFFERENT && save_dir) {
+        const char *name = strrchr(row->output, '/');
+        snprintf(path, sizeof(path), "%s/%s-%s", save_dir,
+                 ct_simd_name(simd), name ? name + 1 : row->output);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(out.data, 1, out.size, f);
+            fclose(f);
+        }
+    }
+    free(expected);
+    ct_jpeg_output_free(&out);
+    return result;
+}
+
+/* Runs every row of one target; returns the number of failures. */
+static int run_target(const char *dir, const ct_golden_manifest *manifest,
+                      ct_simd simd, const char *filter, const char *save_dir)
+{
+    const char *target = ct_simd_name(simd);
+    input_cache cache = { .loaded = 0 };
+    int total = 0, identical = 0, unsupported = 0, failures = 0;
+    double t0 = now_seconds();
+
+    for (size_t i = 0; i < manifest->count; i++) {
+        const ct_golden_row *row = &manifest->rows[i];
+        if (strcmp(row->target, target) != 0 ||
+            (filter && !strstr(row->output, filter)))
+            continue;
+        char why[1024];
+        total++;
+        switch (check_row(dir, row, simd, &cache, save_dir, why, sizeof(why))) {
+        case ROW_IDENTICAL:
+            identical++;
+            break;
+        case ROW_UNSUPPORTED:
+            unsupported++;
+            break;
+        case ROW_DIFFERENT:
+            if (failures < MAX_LISTED_FAILURES)
+                printf("  FAIL %s %s [%s]: %s\n", target, row->output,
+                       row->flags, why);
+            failures++;
+            break;
+        }
+        fflush(stdout);
+    }
+    if (cache.loaded)
+        ct_pnm_free(&cache.image);
+
+    if (failures > MAX_LISTED_FAILURES)
+        printf("  ... and %d more failures\n", failures - MAX_LISTED_FAILURES);
+    printf("%s: %d of %d identical", target, identical, total - unsupported);
+    if (unsupported)
+        printf(" (%d gray --xyb rows unsupported, which the golden set "
+               "allows)", unsupported);
+    printf(" [%.1f s]\n", now_seconds() - t0);
+    if (total == 0) {
+        printf("%s: no rows%s%s\n", target, filter ? " match " : "",
+               filter ? filter : "");
+        return 1;
+    }
+    return failures;
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: golden [--target sse2|avx2] [--filter TEXT] "
+                    "[--save-failures DIR] GOLDEN_DIR\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = NULL, *filter = NULL, *save_dir = NULL;
+    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
+    int num_targets = 2;
+
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
+            const char *t = argv[++i];
+            if (strcmp(t, "sse2") == 0) {
+                targets[0] = CT_SIMD_SSE2;
+            } else if (strcmp(t, "avx2") == 0) {
+                targets[0] = CT_SIMD_AVX2;
+            } else {
+                usage();
+                return 2;
+            }
+            num_targets = 1;
+        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+            filter = argv[++i];
+        } else if (strcmp(argv[i], "--save-failures") == 0 && i + 1 < argc) {
+            save_dir = argv[++i];
+        } else if (argv[i][0] != '-' && !dir) {
+            dir = argv[i];
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (!dir) {
+        usage();
+        return 2;
+    }
+
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("SKIP: golden set not found at %s (configure with "
+               "-Dgolden_dir=PATH)\n", dir);
+        return EXIT_SKIP;
+    }
+    ct_golden_manifest manifest;
+    char err[512];
+    if (ct_golden_manifest_read(dir, &manifest, err, sizeof(err)) < 0) {
+        printf("golden set broken: %s\n", err);
+        return 1;
+    }
+
+    int has_avx2 = cpu_has_avx2_fma();
+    printf("golden set: %s (%zu rows; avx2-gcc-contract rows are informative "
+           "and not run)\n", dir, manifest.count);
+    printf("CPU has AVX2+FMA: %s; auto resolves to %s\n",
+           has_avx2 ? "yes" : "no", ct_simd_name(ct_simd_resolve(CT_SIMD_AUTO)));
+    int failures = 0;
+    for (int t = 0; t < num_targets; t++) {
+        if (targets[t] == CT_SIMD_AVX2 && !has_avx2)
+            printf("avx2: this CPU lacks AVX2+FMA, so the avx2 arithmetic "
+                   "runs on the portable kernels\n");
+        failures += run_target(dir, &manifest, targets[t], filter, save_dir);
+    }
+    ct_golden_manifest_free(&manifest);
+    return failures ? 1 : 0;
+}
