@@ -1,0 +1,32 @@
+/*
+ * The ctcore worker pool. One pool serves any number of encoder instances
+ * and frames; create it once, share it, release it with ct_pool_unref().
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_RUNTIME_H
+#define CTCORE_RUNTIME_H
+
+#include "ctcore/ctcore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A pool of `threads` workers, the calling thread included: 0 means the
+ * number of online CPUs, 1 runs every job on the calling thread (no thread
+ * is created). NULL when out of memory or threads < 0.
+ */
+ct_pool *ct_pool_new(int threads);
+ct_pool *ct_pool_ref(ct_pool *pool);
+/* Drops a reference; the last one joins the workers and frees the pool. */
+void ct_pool_unref(ct_pool *pool);
+/* The number of workers (>= 1); 1 for a NULL pool. */
+int ct_pool_threads(const ct_pool *pool);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
