@@ -18,6 +18,12 @@ const char *ct_strerror(int code)
         return "image or stream too big for the format";
     case CT_EUNSUPPORTED:
         return "not supported";
+    case CT_EAGAIN:
+        return "no output ready: send more input";
+    case CT_EOF:
+        return "end of stream";
+    case CT_ESTATE:
+        return "not allowed in the current state";
     }
     return "unknown error";
 }

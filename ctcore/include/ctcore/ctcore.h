@@ -18,6 +18,9 @@ enum {
     CT_ENOMEM = -2,   /* allocation failed */
     CT_ETOOBIG = -3,  /* image or stream exceeds what the format allows */
     CT_EUNSUPPORTED = -4, /* valid request that ctcore does not implement */
+    CT_EAGAIN = -5,   /* nothing ready yet: send more input */
+    CT_EOF = -6,      /* drained: no more output will come */
+    CT_ESTATE = -7,   /* call not allowed in the encoder's current state */
 };
 
 /* A short English description of a CT_E* code. */

@@ -1,0 +1,92 @@
+/*
+ * ctcore MP3 encoder: a port of LAME 3.100 (libmp3lame) that writes exactly
+ * the bytes Debian's `lame` 3.100 writes for the same input and settings:
+ * MPEG-1 Layer III (and the MPEG-2 LSF frames LAME switches to at low
+ * bitrates), with the LAME tag.
+ *
+ * The model is dav1d's send/receive: send PCM, receive MP3 frames; drain at
+ * the end; the LAME tag frame (the file's first frame, a placeholder until
+ * then) is produced after the drain, for the caller to write at offset 0.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_MP3_H
+#define CTCORE_MP3_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctcore/ctcore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ct_mp3_rate_control {
+    CT_MP3_VBR = 0, /* lame -V q: LAME's "new" VBR (vbr_mtrh) */
+    CT_MP3_CBR = 1, /* lame -b N */
+    CT_MP3_ABR = 2, /* lame --abr N */
+} ct_mp3_rate_control;
+
+typedef enum ct_mp3_channel_mode {
+    CT_MP3_MODE_DEFAULT = 0, /* LAME's choice: joint stereo for 2 channels */
+    CT_MP3_MODE_JOINT_STEREO, /* -m j */
+    CT_MP3_MODE_STEREO,       /* -m s */
+    CT_MP3_MODE_MONO,         /* -m m: stereo input is mixed down */
+} ct_mp3_channel_mode;
+
+typedef struct ct_mp3_settings {
+    int sample_rate;          /* of the input: 32000, 44100 or 48000 */
+    int channels;             /* of the input: 1 or 2 */
+    ct_mp3_rate_control rate_control;
+    float vbr_quality;        /* -V: 0 (best) .. 9.999; default 4 */
+    int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr) */
+    int quality;              /* -q: 0 (best) .. 9; -1 = LAME's default */
+    ct_mp3_channel_mode mode; /* -m */
+    int replaygain;           /* ReplayGain analysis into the tag (CLI: on) */
+    int lametag;              /* write the Xing/Info + LAME tag frame */
+} ct_mp3_settings;
+
+/* lame's CLI defaults: -V 4, joint stereo, ReplayGain and LAME tag on. */
+void ct_mp3_settings_default(ct_mp3_settings *settings);
+
+typedef struct ct_mp3_encoder ct_mp3_encoder;
+
+/* One MP3 frame (header, side info, its share of main data bytes as LAME's
+ * bitstream emits them). data stays valid until the next call. */
+typedef struct ct_mp3_packet {
+    const uint8_t *data;
+    size_t size;
+    int64_t first_sample;     /* index of the first input sample it covers,
+                                 encoder delay not subtracted */
+    int num_samples;          /* samples per frame: 1152 (or 576 in LSF) */
+} ct_mp3_packet;
+
+/* Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf. */
+int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
+                       ct_mp3_encoder **encoder, char *errbuf,
+                       size_t errbuf_size);
+void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
+
+/* Interleaved signed 16-bit samples, `frames` samples per channel. */
+int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
+                        size_t frames);
+/* The next frame, CT_EAGAIN when none is ready, CT_EOF after the drain. */
+int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
+/* End of input: the remaining frames become available to receive. */
+int ct_mp3_drain(ct_mp3_encoder *encoder);
+/* After CT_EOF: the final LAME tag frame, the size of the placeholder. */
+int ct_mp3_lametag(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
+/* Flush: forget all input and state, ready for a new stream. */
+void ct_mp3_reset(ct_mp3_encoder *encoder);
+
+/* Encoder delay and padding in samples, as written to the LAME tag. */
+int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder);
+/* Output sample rate (LAME may resample at low bitrates). */
+int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
