@@ -16,7 +16,9 @@ extern "C" {
 /*
  * A pool of `threads` workers, the calling thread included: 0 means the
  * number of online CPUs, 1 runs every job on the calling thread (no thread
- * is created). NULL when out of memory or threads < 0.
+ * is created). NULL when out of memory or threads < 0. When the system
+ * refuses to create a thread, the pool keeps those it has: fewer workers
+ * (see ct_pool_threads()), same results.
  */
 ct_pool *ct_pool_new(int threads);
 ct_pool *ct_pool_ref(ct_pool *pool);
