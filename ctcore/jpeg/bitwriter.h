@@ -30,6 +30,20 @@ static inline void ct_jpeg_bitwriter_init(ct_jpeg_bitwriter *bw, uint8_t *dst)
     bw->healthy = 1;
 }
 
+/*
+ * A writer whose first bit lands at bit `offset` (0..7, from the most
+ * significant) of its first byte: a chunk of a scan that starts inside a
+ * byte (scan_chunks.c). The offset bits before it are written as zeros;
+ * the chunks before fill them in. A byte with a leading zero is never 0xFF,
+ * so that first byte is never stuffed here.
+ */
+static inline void ct_jpeg_bitwriter_init_at(ct_jpeg_bitwriter *bw,
+                                             uint8_t *dst, int offset)
+{
+    ct_jpeg_bitwriter_init(bw, dst);
+    bw->free_bits = 64 - offset;
+}
+
 /* Non-zero iff one of the eight bytes of x is zero. */
 static inline uint64_t ct_jpeg_has_zero_byte(uint64_t x)
 {
@@ -87,6 +101,21 @@ static inline void ct_jpeg_write_bits(ct_jpeg_bitwriter *bw, int nbits,
     }
     bw->put_buffer <<= nbits;
     bw->put_buffer |= bits;
+}
+
+/*
+ * Emits every whole pending byte, without padding, and returns the number
+ * of bits left over (0..7): they stay, right-aligned, in put_buffer.
+ */
+static inline int ct_jpeg_flush_whole_bytes(ct_jpeg_bitwriter *bw)
+{
+    const int pending = 64 - bw->free_bits;
+    const int left = pending & 7;
+    for (int shift = pending - 8; shift >= 0; shift -= 8)
+        ct_jpeg_emit_byte(bw, (int)((bw->put_buffer >> shift) & 0xFF));
+    bw->put_buffer &= ((uint64_t)1 << left) - 1;
+    bw->free_bits = 64 - left;
+    return left;
 }
 
 /* Pads with 1 bits to a byte boundary and flushes the accumulator. */

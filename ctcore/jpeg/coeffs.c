@@ -55,16 +55,19 @@ static int16_t round_half_away(float x)
     return (int16_t)t;
 }
 
-void ct_jpeg_resolve_dc(const ct_jpeg_frame *frame, ct_jpeg_coeffs *coeffs)
+void ct_jpeg_resolve_dc_rows(const ct_jpeg_frame *frame,
+                             ct_jpeg_coeffs *coeffs, int imcu_row0,
+                             int imcu_row1,
+                             int16_t last_dc[CT_JPEG_MAX_COMPONENTS])
 {
     for (int c = 0; c < frame->num_components; ++c) {
         const ct_jpeg_component *comp = &frame->comp[c];
         const float *value = coeffs->dc[c].value;
         const float *threshold = coeffs->dc[c].threshold;
-        int16_t last_dc = 0;
+        int16_t last = last_dc[c];
         /* jpegli's MCU order: iMCU rows, iMCU columns, then the component's
          * blocks within the MCU; blocks past the edge are skipped. */
-        for (int mcu_y = 0; mcu_y < frame->total_imcu_rows; ++mcu_y) {
+        for (int mcu_y = imcu_row0; mcu_y < imcu_row1; ++mcu_y) {
             for (int mcu_x = 0; mcu_x < frame->total_imcu_cols; ++mcu_x) {
                 for (int iy = 0; iy < comp->v_samp; ++iy) {
                     const int by = mcu_y * comp->v_samp + iy;
@@ -77,12 +80,19 @@ void ct_jpeg_resolve_dc(const ct_jpeg_frame *frame, ct_jpeg_coeffs *coeffs)
                         const size_t i =
                             (size_t)by * comp->width_in_blocks + bx;
                         const float dc = value[i];
-                        if (!(fabsf(dc - last_dc) < threshold[i]))
-                            last_dc = round_half_away(dc);
-                        ct_jpeg_block(coeffs, frame, c, by, bx)[0] = last_dc;
+                        if (!(fabsf(dc - last) < threshold[i]))
+                            last = round_half_away(dc);
+                        ct_jpeg_block(coeffs, frame, c, by, bx)[0] = last;
                     }
                 }
             }
         }
+        last_dc[c] = last;
     }
+}
+
+void ct_jpeg_resolve_dc(const ct_jpeg_frame *frame, ct_jpeg_coeffs *coeffs)
+{
+    int16_t last_dc[CT_JPEG_MAX_COMPONENTS] = {0};
+    ct_jpeg_resolve_dc_rows(frame, coeffs, 0, frame->total_imcu_rows, last_dc);
 }

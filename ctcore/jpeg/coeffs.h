@@ -43,4 +43,16 @@ static inline int16_t *ct_jpeg_block(const ct_jpeg_coeffs *coeffs,
 /* Serial pass over all blocks in MCU order: coefficient 0 of every block. */
 void ct_jpeg_resolve_dc(const ct_jpeg_frame *frame, ct_jpeg_coeffs *coeffs);
 
+/*
+ * The same pass over iMCU rows [imcu_row0, imcu_row1) only, continuing
+ * from last_dc (per component; all 0 before iMCU row 0) and leaving it
+ * updated. Calls for consecutive ranges, in order, equal one
+ * ct_jpeg_resolve_dc; so a band's DC can be resolved as soon as the bands
+ * above it are, while its blocks are still in cache.
+ */
+void ct_jpeg_resolve_dc_rows(const ct_jpeg_frame *frame,
+                             ct_jpeg_coeffs *coeffs, int imcu_row0,
+                             int imcu_row1,
+                             int16_t last_dc[CT_JPEG_MAX_COMPONENTS]);
+
 #endif

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bitwriter.h"
 #include "coeffs.h"
 #include "frame.h"
 
@@ -109,6 +110,15 @@ typedef struct ct_jpeg_tokenizer_state {
      * the ref token that holds it. */
     int eob_refbits;
     size_t eob_token;
+    /* AC refinement bands (token_bands.c): while recording_lead is set,
+     * every block that joins the open EOB run appends its number of
+     * correction bits to lead_refbits; the first newly nonzero coefficient
+     * clears it. How a run of such blocks groups into EOB tokens depends on
+     * the run carried in, so the stitch replays them block by block. The
+     * array belongs to the caller (free it also after an error). */
+    int recording_lead;
+    uint8_t *lead_refbits;
+    size_t num_lead_blocks, lead_refbits_cap;
 } ct_jpeg_tokenizer_state;
 
 /* How a sequential scan codes the blocks that pad the MCU grid beyond a
@@ -124,7 +134,9 @@ typedef enum ct_jpeg_padding {
 /*
  * Tokenizes MCU rows [mcu_row0, mcu_row1) of scan scan_index, appending to
  * *out and continuing *state. ct_jpeg_tokenize_finish closes the scan
- * (flushes an open EOB run). Returns CT_OK or CT_ENOMEM.
+ * (flushes an open EOB run). The arrays of *out are sized for the rows
+ * [mcu_row0, mcu_row1) of this call (a band or the whole scan). Returns
+ * CT_OK or CT_ENOMEM.
  */
 int ct_jpeg_tokenize_rows(const ct_jpeg_frame *frame,
                           const ct_jpeg_coeffs *coeffs, int scan_index,
@@ -231,6 +243,24 @@ size_t ct_jpeg_write_scan_data(const ct_jpeg_frame *frame, int scan_index,
                                const ct_jpeg_huffman_codes *codes,
                                const ct_jpeg_scan_tokens *st, uint8_t *dst,
                                int *unknown_symbol);
+
+/*
+ * The coded bits of part, a scan's tokens or a part of them (see
+ * token_bands.h), appended to bw: WriteScanData without the padding at the
+ * end, so that the parts of a scan can follow each other in one writer.
+ */
+void ct_jpeg_write_scan_part(const ct_jpeg_frame *frame, int scan_index,
+                             int ac_context,
+                             const ct_jpeg_huffman_codes *codes,
+                             const ct_jpeg_scan_tokens *part,
+                             ct_jpeg_bitwriter *bw);
+
+/* The number of bits ct_jpeg_write_scan_part appends for part (a symbol
+ * without a code counts 0, as it writes nothing). */
+uint64_t ct_jpeg_scan_part_bits(const ct_jpeg_frame *frame, int scan_index,
+                                int ac_context,
+                                const ct_jpeg_huffman_codes *codes,
+                                const ct_jpeg_scan_tokens *part);
 
 /* Markers, each written at dst; every function returns the bytes written. */
 size_t ct_jpeg_write_soi(uint8_t *dst);

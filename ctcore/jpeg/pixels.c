@@ -127,8 +127,8 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame)
         free(s);
         return NULL;
     }
-    /* Every value read is written first; zeroing keeps the spare floats
-     * (read by no kernel) deterministic. */
+    /* Every float a kernel reads is written first; the margins are zeroed
+     * so that no byte of the scratch is ever undefined. */
     memset(mem, 0, bytes);
     s->memory = mem;
     for (int c = 0; c < frame->num_components; ++c) {
@@ -200,7 +200,8 @@ static void compute_pre_erosion_row(const ct_jpeg_frame *frame,
 {
     const int last_plane_row = frame->ysize_blocks * CT_DCTSIZE - 1;
     const int q = clamp_int(p, 0, 2 * frame->ysize_blocks - 1);
-    const size_t n_out = 2 * (size_t)frame->comp[frame->y_channel].width_in_blocks;
+    const ct_jpeg_component *luma = &frame->comp[frame->y_channel];
+    const size_t n_out = 2 * (size_t)luma->width_in_blocks;
     const float *rows[6];
     for (int i = 0; i < 6; ++i) {
         const int y = clamp_int(4 * q - 1 + i, 0, last_plane_row);
@@ -230,9 +231,10 @@ static void compute_quant_field(const ct_jpeg_frame *frame,
             pre[i] = pre_erosion_row(s, 2 * yb - 1 + i);
         float *qf = s->qf + (size_t)iy * s->qf_stride;
         s->dsp.fuzzy_erosion(pre, nblocks, qf);
-        s->dsp.block_modulations(plane_row(s, frame->y_channel, CT_DCTSIZE * yb),
-                                 (ptrdiff_t)s->ring_stride, nblocks,
-                                 frame->y_quant_01, qf);
+        const float *luma_rows =
+            plane_row(s, frame->y_channel, CT_DCTSIZE * yb);
+        s->dsp.block_modulations(luma_rows, (ptrdiff_t)s->ring_stride,
+                                 nblocks, frame->y_quant_01, qf);
     }
 }
 
@@ -301,7 +303,8 @@ void ct_jpeg_pixel_band(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
     int next_row = max_int(0, imcu_row0 * imcu_height - context);
     int next_pre = 2 * imcu_row0 * frame->max_v_samp - 1;
     for (int r = imcu_row0; r < imcu_row1; ++r) {
-        const int row_end = min_int((r + 1) * imcu_height + context, plane_rows);
+        const int row_end =
+            min_int((r + 1) * imcu_height + context, plane_rows);
         for (; next_row < row_end; ++next_row)
             produce_row(frame, image, scratch, next_row);
         if (frame->use_adaptive_quantization)

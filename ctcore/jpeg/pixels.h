@@ -21,7 +21,10 @@ void ct_jpeg_pixel_scratch_free(ct_jpeg_pixel_scratch *scratch);
 /*
  * Computes the blocks of iMCU rows [imcu_row0, imcu_row1) of every
  * component: AC coefficients into coeffs->blocks, DC into the DC plane.
- * Reads image rows as needed, including context rows outside the band.
+ * Reads image rows as needed, including context rows outside the band, so
+ * any split of the image into bands gives the same coefficients; bands may
+ * run concurrently, each with its own scratch. Downsampling factors are 1
+ * or 2 in each direction (all that cjpegli's settings produce).
  */
 void ct_jpeg_pixel_band(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
                         int imcu_row0, int imcu_row1, ct_jpeg_coeffs *coeffs,

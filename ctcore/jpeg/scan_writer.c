@@ -8,7 +8,6 @@
  * tokens of a sequential scan) (BSD-3-Clause, Copyright the JPEG XL Project
  * Authors).
  */
-#include "bitwriter.h"
 #include "entropy_internal.h"
 
 /* Correction bits, up to 32 per write. */
@@ -89,22 +88,53 @@ size_t ct_jpeg_scan_data_bound(const ct_jpeg_frame *frame, int scan_index,
     return (size_t)(2 * ((bits + 7) / 8));
 }
 
+void ct_jpeg_write_scan_part(const ct_jpeg_frame *frame, int scan_index,
+                             int ac_context,
+                             const ct_jpeg_huffman_codes *codes,
+                             const ct_jpeg_scan_tokens *part,
+                             ct_jpeg_bitwriter *bw)
+{
+    const ct_jpeg_scan *scan = &frame->scans[scan_index];
+    if (scan->Ah == 0)
+        write_tokens(codes, part, bw);
+    else if (scan->Ss > 0)
+        write_ac_refinement(&codes->coding[codes->context_map[ac_context]],
+                            part, bw);
+    else
+        write_refbits(bw, part->refbits, part->num_refbits);
+}
+
+uint64_t ct_jpeg_scan_part_bits(const ct_jpeg_frame *frame, int scan_index,
+                                int ac_context,
+                                const ct_jpeg_huffman_codes *codes,
+                                const ct_jpeg_scan_tokens *part)
+{
+    const ct_jpeg_scan *scan = &frame->scans[scan_index];
+    uint64_t bits = part->num_refbits;
+    if (scan->Ah == 0) {
+        for (size_t i = 0; i < part->num_tokens; ++i) {
+            const ct_jpeg_token t = part->tokens[i];
+            bits += codes->coding[codes->context_map[t.context]]
+                        .depth[t.symbol];
+        }
+    } else if (scan->Ss > 0) {
+        const ct_jpeg_code_table *code =
+            &codes->coding[codes->context_map[ac_context]];
+        for (size_t i = 0; i < part->num_ref_tokens; ++i)
+            bits += code->depth[part->ref_tokens[i].symbol & 253];
+    }
+    return bits;
+}
+
 size_t ct_jpeg_write_scan_data(const ct_jpeg_frame *frame, int scan_index,
                                int ac_context,
                                const ct_jpeg_huffman_codes *codes,
                                const ct_jpeg_scan_tokens *st, uint8_t *dst,
                                int *unknown_symbol)
 {
-    const ct_jpeg_scan *scan = &frame->scans[scan_index];
     ct_jpeg_bitwriter bw;
     ct_jpeg_bitwriter_init(&bw, dst);
-    if (scan->Ah == 0)
-        write_tokens(codes, st, &bw);
-    else if (scan->Ss > 0)
-        write_ac_refinement(&codes->coding[codes->context_map[ac_context]],
-                            st, &bw);
-    else
-        write_refbits(&bw, st->refbits, st->num_refbits);
+    ct_jpeg_write_scan_part(frame, scan_index, ac_context, codes, st, &bw);
     ct_jpeg_jump_to_byte_boundary(&bw);
     *unknown_symbol = !bw.healthy;
     return bw.pos;

@@ -246,7 +246,8 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
     for (int mcu_y = row0; mcu_y < row1; ++mcu_y) {
         ct_jpeg_token *tokens =
             reserve(out->tokens, &out->tokens_cap, out->num_tokens,
-                    max_tokens_per_row, sizeof(*tokens), mcu_y, g.mcu_rows);
+                    max_tokens_per_row, sizeof(*tokens), mcu_y - row0,
+                    row1 - row0);
         if (tokens == NULL)
             return CT_ENOMEM;
         out->tokens = tokens;
@@ -301,14 +302,15 @@ static int tokenize_dc_rows(const ct_jpeg_frame *frame,
         if (refine) {
             uint8_t *refbits =
                 reserve(out->refbits, &out->refbits_cap, out->num_refbits,
-                        blocks_per_row, 1, mcu_y, g.mcu_rows);
+                        blocks_per_row, 1, mcu_y - row0, row1 - row0);
             if (refbits == NULL)
                 return CT_ENOMEM;
             out->refbits = refbits;
         } else {
             ct_jpeg_token *tokens =
                 reserve(out->tokens, &out->tokens_cap, out->num_tokens,
-                        blocks_per_row, sizeof(*tokens), mcu_y, g.mcu_rows);
+                        blocks_per_row, sizeof(*tokens), mcu_y - row0,
+                        row1 - row0);
             if (tokens == NULL)
                 return CT_ENOMEM;
             out->tokens = tokens;
@@ -367,9 +369,10 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
     const size_t max_tokens_per_row =
         1 + (size_t)comp->width_in_blocks * (size_t)(Se - Ss + 1);
     for (int by = row0; by < row1; ++by) {
-        ct_jpeg_token *tokens = reserve(
-            out->tokens, &out->tokens_cap, out->num_tokens,
-            max_tokens_per_row, sizeof(*tokens), by, comp->height_in_blocks);
+        ct_jpeg_token *tokens =
+            reserve(out->tokens, &out->tokens_cap, out->num_tokens,
+                    max_tokens_per_row, sizeof(*tokens), by - row0,
+                    row1 - row0);
         if (tokens == NULL)
             return CT_ENOMEM;
         out->tokens = tokens;
@@ -431,7 +434,7 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
     const uint64_t band = band_mask(Ss, Se);
     const size_t width = (size_t)comp->width_in_blocks;
     const size_t band_size = (size_t)(Se - Ss + 1);
-    const int rows = comp->height_in_blocks;
+    const int rows = row1 - row0;
     for (int by = row0; by < row1; ++by) {
         /* Per block at most one token per coefficient, one ZRL per 16 of
          * them and an EOB; one correction bit per coefficient; one EOB run
@@ -439,22 +442,31 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
         ct_jpeg_ref_token *tokens =
             reserve(out->ref_tokens, &out->ref_tokens_cap, out->num_ref_tokens,
                     width * (band_size + band_size / 16 + 1), sizeof(*tokens),
-                    by, rows);
+                    by - row0, rows);
         if (tokens == NULL)
             return CT_ENOMEM;
         out->ref_tokens = tokens;
         uint8_t *refbits = reserve(out->refbits, &out->refbits_cap,
-                                   out->num_refbits, width * band_size, 1, by,
-                                   rows);
+                                   out->num_refbits, width * band_size, 1,
+                                   by - row0, rows);
         if (refbits == NULL)
             return CT_ENOMEM;
         out->refbits = refbits;
         uint16_t *eobruns =
             reserve(out->eobruns, &out->eobruns_cap, out->num_eobruns, width,
-                    sizeof(*eobruns), by, rows);
+                    sizeof(*eobruns), by - row0, rows);
         if (eobruns == NULL)
             return CT_ENOMEM;
         out->eobruns = eobruns;
+        if (state->recording_lead) {
+            uint8_t *lead = reserve(state->lead_refbits,
+                                    &state->lead_refbits_cap,
+                                    state->num_lead_blocks, width, 1,
+                                    by - row0, rows);
+            if (lead == NULL)
+                return CT_ENOMEM;
+            state->lead_refbits = lead;
+        }
         size_t next_token = out->num_ref_tokens;
         uint8_t *next_ref_bit = out->refbits + out->num_refbits;
         uint16_t *next_eobrun = out->eobruns + out->num_eobruns;
@@ -496,11 +508,15 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
                 r = 0;
                 state->eob_token = next_token;
                 state->eob_run = state->eob_refbits = 0;
+                state->recording_lead = 0;
             }
             r += Se - prev;
             if (r > 0 || num_eob_refinement_bits + num_refinement_bits > 0) {
                 const int block_refbits =
                     num_eob_refinement_bits + num_refinement_bits;
+                if (state->recording_lead)
+                    state->lead_refbits[state->num_lead_blocks++] =
+                        (uint8_t)block_refbits;
                 ++state->eob_run;
                 state->eob_refbits += block_refbits;
                 if (state->eob_refbits > CT_JPEG_MAX_EOB_REFBITS) {

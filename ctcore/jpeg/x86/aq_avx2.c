@@ -25,8 +25,10 @@ INLINE_AVX2 float sum_of_lanes(__m256 v)
 {
     const __m128 w = _mm_add_ps(_mm256_castps256_ps128(v),
                                 _mm256_extractf128_ps(v, 1));
-    const __m128 s = _mm_add_ps(w, _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 1, 2, 3)));
-    const __m128 t = _mm_add_ps(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 3, 0, 1)));
+    const __m128 s =
+        _mm_add_ps(w, _mm_shuffle_ps(w, w, _MM_SHUFFLE(0, 1, 2, 3)));
+    const __m128 t =
+        _mm_add_ps(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 3, 0, 1)));
     return _mm_cvtss_f32(t);
 }
 

@@ -26,8 +26,10 @@ INLINE __m128 muladd(__m128 mul, __m128 x, __m128 add)
 /* SumOfLanes over 4 lanes (Reverse4, then Reverse2); lane 0. */
 INLINE float sum_of_lanes(__m128 v)
 {
-    const __m128 s = _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 1, 2, 3)));
-    const __m128 t = _mm_add_ps(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 3, 0, 1)));
+    const __m128 s =
+        _mm_add_ps(v, _mm_shuffle_ps(v, v, _MM_SHUFFLE(0, 1, 2, 3)));
+    const __m128 t =
+        _mm_add_ps(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 3, 0, 1)));
     return _mm_cvtss_f32(t);
 }
 
@@ -108,8 +110,9 @@ INLINE __m128 compute_mask(__m128 out_val)
     const __m128 v3 = _mm_div_ps(one, muladd(v1, v1, _mm_set1_ps(k_offset3)));
     const __m128 v4 =
         _mm_div_ps(one, muladd(v1, v1, _mm_set1_ps(0.25f * k_offset3)));
-    const __m128 inner = muladd(_mm_set1_ps(12.906028311180409f), v2,
-                                _mm_mul_ps(_mm_set1_ps(5.0220313103171232f), v3));
+    const __m128 inner =
+        muladd(_mm_set1_ps(12.906028311180409f), v2,
+               _mm_mul_ps(_mm_set1_ps(5.0220313103171232f), v3));
     return _mm_add_ps(_mm_set1_ps(-0.74174993f),
                       muladd(_mm_set1_ps(3.2353257320940401f), v4, inner));
 }
@@ -164,7 +167,8 @@ INLINE __m128 modulate(__m128 fuzzy, __m128 hf, __m128 gamma_ratio,
     const __m128 gamma = _mm_set1_ps(-0.15526878023684174f * INV_LOG2E);
     __m128 out_val = compute_mask(fuzzy);
     out_val = muladd(hf, sum_coeff, out_val);
-    out_val = muladd(gamma, fast_log2f(_mm_mul_ps(gamma_ratio, scale)), out_val);
+    out_val =
+        muladd(gamma, fast_log2f(_mm_mul_ps(gamma_ratio, scale)), out_val);
     const __m128 field = _mm_add_ps(
         _mm_mul_ps(fast_pow2f(_mm_mul_ps(out_val, _mm_set1_ps(1.442695041f))),
                    mul),
@@ -308,14 +312,15 @@ void ct_jpeg_fuzzy_erosion_sse2(const float *const pre[4], size_t nblocks,
     size_t bx = 0;
     for (; bx + 4 <= nblocks; bx += 4) {
         const size_t x = 2 * bx;
+        const size_t x4 = x + 4;
         const __m128 top0 =
             fuzzy_erosion_pixels(pre[0] + x, pre[1] + x, pre[2] + x);
         const __m128 top1 =
-            fuzzy_erosion_pixels(pre[0] + x + 4, pre[1] + x + 4, pre[2] + x + 4);
+            fuzzy_erosion_pixels(pre[0] + x4, pre[1] + x4, pre[2] + x4);
         const __m128 bottom0 =
             fuzzy_erosion_pixels(pre[1] + x, pre[2] + x, pre[3] + x);
         const __m128 bottom1 =
-            fuzzy_erosion_pixels(pre[1] + x + 4, pre[2] + x + 4, pre[3] + x + 4);
+            fuzzy_erosion_pixels(pre[1] + x4, pre[2] + x4, pre[3] + x4);
         const __m128 sum = _mm_add_ps(
             _mm_add_ps(
                 _mm_add_ps(

@@ -34,7 +34,8 @@ void ct_jpeg_downsample_2x1_avx2(const float *in, size_t n_out, float *out)
     for (; x + 8 <= n_out; x += 8) {
         __m256 even, odd;
         deinterleave2(in + 2 * x, &even, &odd);
-        _mm256_storeu_ps(out + x, _mm256_mul_ps(half, _mm256_add_ps(even, odd)));
+        const __m256 sum = _mm256_add_ps(even, odd);
+        _mm256_storeu_ps(out + x, _mm256_mul_ps(half, sum));
     }
     if (x < n_out)
         ct_jpeg_downsample_2x1_c(in + 2 * x, n_out - x, out + x);
