@@ -68,6 +68,18 @@ int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size);
 
+/*
+ * Encodes n images with the same settings, several at a time: each image
+ * runs the sequential chain on one worker of the pool. For streams of small
+ * frames (MJPEG), where one image has too little work to spread over many
+ * cores. Returns CT_OK when every image was encoded; otherwise the first
+ * error, with every out[i] empty.
+ */
+int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
+                         const ct_jpeg_image *images, size_t n,
+                         ct_jpeg_output *out, char *errbuf,
+                         size_t errbuf_size);
+
 void ct_jpeg_output_free(ct_jpeg_output *out);
 
 #ifdef __cplusplus
