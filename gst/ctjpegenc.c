@@ -1,7 +1,9 @@
 /*
  * ctjpegenc: encodes each video frame to a JPEG image with ctcore's port of
  * jpegli, writing exactly the bytes cjpegli writes for the same pixels and
- * settings. Each property is one cjpegli flag.
+ * settings. Each encoding property is one cjpegli flag; threads and
+ * max-frames-in-flight say how the work is spread over the element's
+ * worker pool.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -13,10 +15,23 @@
  * cjpegli for the same settings. Formats with a different byte order or an
  * alpha (or padding) byte are reordered to RGB first; alpha is dropped.
  *
- * ## Example launch line
+ * The element owns a pool of #GstCtJpegEnc:threads workers. A frame is
+ * spread over all of them; or, for streams of small frames, where one
+ * image has too little work for many cores, up to
+ * #GstCtJpegEnc:max-frames-in-flight frames are held back and encoded
+ * together, one per worker. Holding frames adds latency, which the element
+ * reports; the output bytes are the same either way.
+ *
+ * ## Example launch lines
  * |[
  * gst-launch-1.0 videotestsrc num-buffers=1 ! video/x-raw,format=RGB ! \
  *     ctjpegenc quality=85 ! filesink location=frame.jpg
+ * ]|
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=300 ! \
+ *     video/x-raw,format=RGB,width=320,height=240 ! \
+ *     ctjpegenc threads=8 max-frames-in-flight=8 ! avimux ! \
+ *     filesink location=mjpeg.avi
  * ]|
  */
 #include "config.h"
@@ -26,6 +41,7 @@
 #include <stdlib.h>
 
 #include "ctcore/jpeg.h"
+#include "ctcore/runtime.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 #define GST_CAT_DEFAULT gst_ct_jpeg_enc_debug
@@ -40,6 +56,17 @@ GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 #define DEFAULT_XYB FALSE
 #define DEFAULT_FIXED_CODE FALSE
 #define DEFAULT_SIMD CT_SIMD_AUTO
+
+#define DEFAULT_THREADS 0       /* one per online CPU */
+#define MAX_THREADS 1024
+#define DEFAULT_MAX_FRAMES_IN_FLIGHT 0  /* auto */
+#define MAX_FRAMES_IN_FLIGHT 1024
+
+/* With max-frames-in-flight=auto, frames of at least this many pixels are
+ * encoded one at a time, each spread over the whole pool; smaller ones,
+ * where one image scales poorly over many workers, are encoded several at
+ * a time, one per worker. */
+#define AUTO_BATCH_MAX_PIXELS (1000 * 1000)
 
 /* SOF marker types as in the caps of jpegenc/jpegparse. */
 #define SOF_MARKER_BASELINE 0
@@ -57,21 +84,44 @@ enum
   PROP_XYB,
   PROP_FIXED_CODE,
   PROP_SIMD,
+  PROP_THREADS,
+  PROP_MAX_FRAMES_IN_FLIGHT,
 };
+
+/* A frame held back to be encoded with the next ones. */
+typedef struct
+{
+  GstVideoCodecFrame *frame;
+  GstVideoFrame vframe;         /* mapped until the frame is encoded */
+  guint8 *rgb;                  /* the frame reordered to packed RGB */
+  gsize rgb_size;
+} GstCtJpegEncQueuedFrame;
 
 struct _GstCtJpegEnc
 {
   GstVideoEncoder parent;
 
-  /* The properties, under the object lock; each frame encodes with a copy
-   * taken when it starts. */
+  /* The properties, under the object lock. Each frame encodes with a copy
+   * of the settings taken when it arrives; threads is read at start,
+   * max_frames_in_flight at each caps. */
   ct_jpeg_settings settings;
+  gint threads;
+  gint max_frames_in_flight;
 
-  /* Streaming thread only. */
+  /* Streaming thread (and start/stop) only. */
+  ct_pool *pool;                /* from start to stop */
   GstVideoCodecState *input_state;
   gint sof_marker;              /* of the negotiated source caps */
-  guint8 *rgb;                  /* a frame reordered to packed RGB */
-  gsize rgb_size;
+
+  /* Frames wait here until batch_size of them are in, then are encoded
+   * together and finished in order. images[i] and outputs[i] belong to
+   * queued[i]; all three arrays have batch_size entries. */
+  guint batch_size;
+  guint n_queued;
+  GstCtJpegEncQueuedFrame *queued;
+  ct_jpeg_image *images;
+  ct_jpeg_output *outputs;
+  ct_jpeg_settings queued_settings;     /* what the queued frames encode with */
 };
 
 #define SIZE_RANGE "[ 1, 65535 ]"
@@ -176,6 +226,12 @@ gst_ct_jpeg_enc_set_property (GObject * object, guint prop_id,
     case PROP_SIMD:
       s->simd = g_value_get_enum (value);
       break;
+    case PROP_THREADS:
+      self->threads = g_value_get_int (value);
+      break;
+    case PROP_MAX_FRAMES_IN_FLIGHT:
+      self->max_frames_in_flight = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -219,6 +275,12 @@ gst_ct_jpeg_enc_get_property (GObject * object, guint prop_id,
     case PROP_SIMD:
       g_value_set_enum (value, s->simd);
       break;
+    case PROP_THREADS:
+      g_value_set_int (value, self->threads);
+      break;
+    case PROP_MAX_FRAMES_IN_FLIGHT:
+      g_value_set_int (value, self->max_frames_in_flight);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -249,11 +311,179 @@ sof_marker_for (const ct_jpeg_settings * settings)
 }
 
 static gboolean
+settings_equal (const ct_jpeg_settings * a, const ct_jpeg_settings * b)
+{
+  return a->quality == b->quality && a->distance == b->distance &&
+      a->progressive_level == b->progressive_level &&
+      a->chroma_subsampling == b->chroma_subsampling &&
+      a->adaptive_quantization == b->adaptive_quantization &&
+      a->std_quant == b->std_quant && a->xyb == b->xyb &&
+      a->fixed_code == b->fixed_code && a->simd == b->simd;
+}
+
+static void
+free_jpeg_data (gpointer data)
+{
+  ct_jpeg_output out = { data, 0 };
+
+  ct_jpeg_output_free (&out);
+}
+
+/* Unmaps the queued frames and drops them unencoded. The base class still
+ * holds each one until a flush or stop resets it. */
+static void
+gst_ct_jpeg_enc_drop_queued (GstCtJpegEnc * self)
+{
+  for (guint i = 0; i < self->n_queued; i++) {
+    gst_video_frame_unmap (&self->queued[i].vframe);
+    g_clear_pointer (&self->queued[i].frame, gst_video_codec_frame_unref);
+  }
+  self->n_queued = 0;
+}
+
+/*
+ * Encodes the queued frames and finishes them in order: a lone frame is
+ * spread over the pool, several go one per worker. Returns the first flow
+ * that is not OK; after an encoding error every queued frame is dropped.
+ */
+static GstFlowReturn
+gst_ct_jpeg_enc_encode_queued (GstCtJpegEnc * self)
+{
+  GstVideoEncoder *encoder = GST_VIDEO_ENCODER (self);
+  const guint n = self->n_queued;
+  const ct_jpeg_settings *settings = &self->queued_settings;
+  const char *function;
+  GstFlowReturn flow = GST_FLOW_OK;
+  char err[256] = "";
+  int ret;
+
+  if (n == 0)
+    return GST_FLOW_OK;
+
+  if (n == 1) {
+    function = "ct_jpeg_encode";
+    ret = ct_jpeg_encode (self->pool, settings, self->images, self->outputs,
+        err, sizeof (err));
+  } else {
+    function = "ct_jpeg_encode_batch";
+    ret = ct_jpeg_encode_batch (self->pool, settings, self->images, n,
+        self->outputs, err, sizeof (err));
+  }
+  if (ret < 0) {
+    gst_ct_jpeg_enc_drop_queued (self);
+    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
+        ("JPEG encoding failed: %s", err[0] ? err : ct_strerror (ret)),
+        ("%s returned %d (%s)", function, ret, ct_strerror (ret)));
+    return GST_FLOW_ERROR;
+  }
+
+  GST_LOG_OBJECT (self, "encoded %u frame(s) of %ux%u (%s)", n,
+      self->images[0].width, self->images[0].height,
+      ct_simd_name (ct_simd_resolve (settings->simd)));
+  self->n_queued = 0;
+  for (guint i = 0; i < n; i++) {
+    GstCtJpegEncQueuedFrame *queued = &self->queued[i];
+    GstVideoCodecFrame *frame = g_steal_pointer (&queued->frame);
+    ct_jpeg_output *out = &self->outputs[i];
+    GstFlowReturn frame_flow;
+
+    gst_video_frame_unmap (&queued->vframe);
+    frame->output_buffer = gst_buffer_new_wrapped_full (0, out->data,
+        out->size, 0, out->size, out->data, free_jpeg_data);
+    GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
+    /* The later frames are finished even when an earlier one's push
+     * failed: each is the base class's to release. */
+    frame_flow = gst_video_encoder_finish_frame (encoder, frame);
+    if (flow == GST_FLOW_OK)
+      flow = frame_flow;
+  }
+  return flow;
+}
+
+static void
+gst_ct_jpeg_enc_free_queue (GstCtJpegEnc * self)
+{
+  gst_ct_jpeg_enc_drop_queued (self);
+  for (guint i = 0; i < self->batch_size; i++)
+    g_free (self->queued[i].rgb);
+  g_clear_pointer (&self->queued, g_free);
+  g_clear_pointer (&self->images, g_free);
+  g_clear_pointer (&self->outputs, g_free);
+  self->batch_size = 0;
+}
+
+/* Room for batch_size frames; the queue must be empty. */
+static void
+gst_ct_jpeg_enc_resize_queue (GstCtJpegEnc * self, guint batch_size)
+{
+  if (batch_size == self->batch_size)
+    return;
+  gst_ct_jpeg_enc_free_queue (self);
+  self->queued = g_new0 (GstCtJpegEncQueuedFrame, batch_size);
+  self->images = g_new0 (ct_jpeg_image, batch_size);
+  self->outputs = g_new0 (ct_jpeg_output, batch_size);
+  self->batch_size = batch_size;
+}
+
+static gboolean
+gst_ct_jpeg_enc_upstream_is_live (GstCtJpegEnc * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_VIDEO_ENCODER_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+/*
+ * How many frames to encode together. With max-frames-in-flight=auto,
+ * only where holding frames back costs nothing that matters: small frames
+ * (one image would keep few workers busy), a known framerate (a still
+ * image could wait forever for the next one) and a source that is not live
+ * (live pipelines want their latency low).
+ */
+static guint
+gst_ct_jpeg_enc_choose_batch_size (GstCtJpegEnc * self,
+    gint max_frames_in_flight, const GstVideoInfo * info)
+{
+  guint64 pixels = (guint64) GST_VIDEO_INFO_WIDTH (info) *
+      GST_VIDEO_INFO_HEIGHT (info);
+
+  if (max_frames_in_flight > 0)
+    return max_frames_in_flight;
+  if (pixels >= AUTO_BATCH_MAX_PIXELS || GST_VIDEO_INFO_FPS_N (info) <= 0 ||
+      gst_ct_jpeg_enc_upstream_is_live (self))
+    return 1;
+  return ct_pool_threads (self->pool);
+}
+
+/* A frame waits for at most batch_size - 1 later ones. */
+static void
+gst_ct_jpeg_enc_update_latency (GstCtJpegEnc * self, const GstVideoInfo * info)
+{
+  GstClockTime latency = 0;
+
+  if (self->batch_size > 1 && GST_VIDEO_INFO_FPS_N (info) > 0)
+    latency = gst_util_uint64_scale (self->batch_size - 1,
+        GST_SECOND * GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+  GST_DEBUG_OBJECT (self, "encoding %u frame(s) at a time on %d thread(s), "
+      "latency %" GST_TIME_FORMAT, self->batch_size,
+      ct_pool_threads (self->pool), GST_TIME_ARGS (latency));
+  gst_video_encoder_set_latency (GST_VIDEO_ENCODER (self), latency, latency);
+}
+
+static gboolean
 gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
     GstVideoCodecState * state)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
-  gint sof_marker;
+  gint sof_marker, max_frames_in_flight;
+
+  /* The queued frames belong to the old caps. */
+  if (gst_ct_jpeg_enc_encode_queued (self) == GST_FLOW_ERROR)
+    return FALSE;
 
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
@@ -261,8 +491,13 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
 
   GST_OBJECT_LOCK (self);
   sof_marker = sof_marker_for (&self->settings);
+  max_frames_in_flight = self->max_frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
+  gst_ct_jpeg_enc_resize_queue (self,
+      gst_ct_jpeg_enc_choose_batch_size (self, max_frames_in_flight,
+          &state->info));
+  gst_ct_jpeg_enc_update_latency (self, &state->info);
   return gst_ct_jpeg_enc_set_output (self, sof_marker);
 }
 
@@ -270,21 +505,46 @@ static gboolean
 gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
     GstQuery * query)
 {
+  GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
+  GstBufferPool *pool;
+  guint size, min_buffers, max_buffers, batch_size;
+
   /* Frames with any stride are fine: gst_video_frame_map reads the meta. */
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return GST_VIDEO_ENCODER_CLASS (parent_class)->propose_allocation (encoder,
-      query);
+  if (!GST_VIDEO_ENCODER_CLASS (parent_class)->propose_allocation (encoder,
+          query))
+    return FALSE;
+
+  /* A batch holds that many input buffers: upstream needs as many more
+   * than it uses itself, or it waits for a buffer that never comes back. */
+  GST_VIDEO_ENCODER_STREAM_LOCK (encoder);
+  batch_size = self->batch_size;
+  GST_VIDEO_ENCODER_STREAM_UNLOCK (encoder);
+  if (batch_size > 1 && gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size,
+        &min_buffers, &max_buffers);
+    min_buffers = MAX (min_buffers, batch_size);
+    if (max_buffers != 0)
+      max_buffers = MAX (max_buffers, min_buffers);
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min_buffers,
+        max_buffers);
+    if (pool)
+      gst_object_unref (pool);
+  }
+  return TRUE;
 }
 
 /*
- * Describes a mapped frame as a ct_jpeg_image. RGB and GRAY8 are read in
- * place; the other formats are copied to packed RGB, dropping alpha or
- * padding bytes. Returns FALSE when the scratch memory cannot be had.
+ * Describes a queued, mapped frame as a ct_jpeg_image. RGB and GRAY8 are
+ * read in place; the other formats are copied to the queued frame's packed
+ * RGB, dropping alpha or padding bytes. Returns FALSE when that memory
+ * cannot be had.
  */
 static gboolean
-gst_ct_jpeg_enc_describe_frame (GstCtJpegEnc * self,
-    const GstVideoFrame * vframe, ct_jpeg_image * image)
+gst_ct_jpeg_enc_describe_frame (GstCtJpegEncQueuedFrame * queued,
+    ct_jpeg_image * image)
 {
+  const GstVideoFrame *vframe = &queued->vframe;
   GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (vframe);
   guint width = GST_VIDEO_FRAME_WIDTH (vframe);
   guint height = GST_VIDEO_FRAME_HEIGHT (vframe);
@@ -300,11 +560,11 @@ gst_ct_jpeg_enc_describe_frame (GstCtJpegEnc * self,
   }
 
   gsize size = (gsize) width * height * 3;
-  if (size > self->rgb_size) {
-    g_free (self->rgb);
-    self->rgb = g_try_malloc (size);
-    self->rgb_size = self->rgb ? size : 0;
-    if (!self->rgb)
+  if (size > queued->rgb_size) {
+    g_free (queued->rgb);
+    queued->rgb = g_try_malloc (size);
+    queued->rgb_size = queued->rgb ? size : 0;
+    if (!queued->rgb)
       return FALSE;
   }
 
@@ -313,7 +573,7 @@ gst_ct_jpeg_enc_describe_frame (GstCtJpegEnc * self,
   const guint8 *b = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_B);
   gint stride = GST_VIDEO_FRAME_COMP_STRIDE (vframe, GST_VIDEO_COMP_R);
   gint pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, GST_VIDEO_COMP_R);
-  guint8 *dst = self->rgb;
+  guint8 *dst = queued->rgb;
 
   for (guint y = 0; y < height; y++) {
     gsize row = (gsize) y * stride;
@@ -326,16 +586,8 @@ gst_ct_jpeg_enc_describe_frame (GstCtJpegEnc * self,
   }
   image->format = CT_PIXEL_RGB8;
   image->stride = (size_t) width * 3;
-  image->pixels = self->rgb;
+  image->pixels = queued->rgb;
   return TRUE;
-}
-
-static void
-free_jpeg_data (gpointer data)
-{
-  ct_jpeg_output out = { data, 0 };
-
-  ct_jpeg_output_free (&out);
 }
 
 static GstFlowReturn
@@ -345,16 +597,22 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
   GstVideoInfo *info = &self->input_state->info;
   GstBuffer *input = frame->input_buffer;
+  GstCtJpegEncQueuedFrame *queued;
   ct_jpeg_settings settings;
-  GstVideoFrame vframe;
-  ct_jpeg_image image;
-  ct_jpeg_output out = { NULL, 0 };
-  char err[256] = "";
-  int ret;
 
   GST_OBJECT_LOCK (self);
   settings = self->settings;
   GST_OBJECT_UNLOCK (self);
+
+  /* A property changed: the queued frames still encode as they were. */
+  if (self->n_queued > 0 && !settings_equal (&settings, &self->queued_settings)) {
+    GstFlowReturn flow = gst_ct_jpeg_enc_encode_queued (self);
+
+    if (flow != GST_FLOW_OK) {
+      gst_video_codec_frame_unref (frame);
+      return flow;
+    }
+  }
 
   /* progressive-level may have changed since the caps were negotiated. */
   if (sof_marker_for (&settings) != self->sof_marker &&
@@ -377,7 +635,8 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return GST_FLOW_ERROR;
   }
 
-  if (!gst_video_frame_map (&vframe, info, input, GST_MAP_READ)) {
+  queued = &self->queued[self->n_queued];
+  if (!gst_video_frame_map (&queued->vframe, info, input, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Could not map the input frame (%dx%d %s)",
             GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
@@ -386,8 +645,9 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return GST_FLOW_ERROR;
   }
 
-  if (!gst_ct_jpeg_enc_describe_frame (self, &vframe, &image)) {
-    gst_video_frame_unmap (&vframe);
+  if (!gst_ct_jpeg_enc_describe_frame (queued,
+          &self->images[self->n_queued])) {
+    gst_video_frame_unmap (&queued->vframe);
     GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
         ("Out of memory for a %dx%d RGB frame", GST_VIDEO_INFO_WIDTH (info),
             GST_VIDEO_INFO_HEIGHT (info)), (NULL));
@@ -395,23 +655,66 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return GST_FLOW_ERROR;
   }
 
-  ret = ct_jpeg_encode (NULL, &settings, &image, &out, err, sizeof (err));
-  gst_video_frame_unmap (&vframe);
-  if (ret < 0) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("JPEG encoding failed: %s", err[0] ? err : ct_strerror (ret)),
-        ("ct_jpeg_encode returned %d (%s)", ret, ct_strerror (ret)));
-    gst_video_codec_frame_unref (frame);
-    return GST_FLOW_ERROR;
-  }
+  queued->frame = frame;
+  self->queued_settings = settings;
+  if (++self->n_queued < self->batch_size)
+    return GST_FLOW_OK;
+  return gst_ct_jpeg_enc_encode_queued (self);
+}
 
-  GST_LOG_OBJECT (self, "encoded %ux%u to %" G_GSIZE_FORMAT " bytes (%s)",
-      image.width, image.height, out.size,
-      ct_simd_name (ct_simd_resolve (settings.simd)));
-  frame->output_buffer = gst_buffer_new_wrapped_full (0, out.data, out.size,
-      0, out.size, out.data, free_jpeg_data);
-  GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
-  return gst_video_encoder_finish_frame (encoder, frame);
+/* EOS: the queued frames go out before it. */
+static GstFlowReturn
+gst_ct_jpeg_enc_finish (GstVideoEncoder * encoder)
+{
+  return gst_ct_jpeg_enc_encode_queued (GST_CT_JPEG_ENC (encoder));
+}
+
+static gboolean
+gst_ct_jpeg_enc_flush (GstVideoEncoder * encoder)
+{
+  GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
+
+  GST_DEBUG_OBJECT (self, "dropping %u queued frame(s)", self->n_queued);
+  gst_ct_jpeg_enc_drop_queued (self);
+  return TRUE;
+}
+
+static gboolean
+gst_ct_jpeg_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
+{
+  /* Upstream wants its buffers back (to reconfigure its pool, say): the
+   * queued frames hold some. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN) {
+    GstFlowReturn flow;
+
+    GST_VIDEO_ENCODER_STREAM_LOCK (encoder);
+    flow = gst_ct_jpeg_enc_encode_queued (GST_CT_JPEG_ENC (encoder));
+    GST_VIDEO_ENCODER_STREAM_UNLOCK (encoder);
+    if (flow != GST_FLOW_OK)
+      return FALSE;
+  }
+  return GST_VIDEO_ENCODER_CLASS (parent_class)->sink_query (encoder, query);
+}
+
+static gboolean
+gst_ct_jpeg_enc_start (GstVideoEncoder * encoder)
+{
+  GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
+  gint threads;
+
+  GST_OBJECT_LOCK (self);
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+
+  self->pool = ct_pool_new (threads);
+  if (!self->pool) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Out of memory for a pool of %d worker threads", threads), (NULL));
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "pool of %d worker thread(s)",
+      ct_pool_threads (self->pool));
+  return TRUE;
 }
 
 static gboolean
@@ -419,20 +722,10 @@ gst_ct_jpeg_enc_stop (GstVideoEncoder * encoder)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
 
+  gst_ct_jpeg_enc_free_queue (self);
+  g_clear_pointer (&self->pool, ct_pool_unref);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
-  g_clear_pointer (&self->rgb, g_free);
-  self->rgb_size = 0;
   return TRUE;
-}
-
-static void
-gst_ct_jpeg_enc_finalize (GObject * object)
-{
-  GstCtJpegEnc *self = GST_CT_JPEG_ENC (object);
-
-  g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
-  g_free (self->rgb);
-  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 static void
@@ -443,10 +736,11 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
   GstVideoEncoderClass *venc_class = GST_VIDEO_ENCODER_CLASS (klass);
   const GParamFlags flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
       GST_PARAM_MUTABLE_PLAYING;
+  const GParamFlags ready_flags = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+      GST_PARAM_MUTABLE_READY;
 
   gobject_class->set_property = gst_ct_jpeg_enc_set_property;
   gobject_class->get_property = gst_ct_jpeg_enc_get_property;
-  gobject_class->finalize = gst_ct_jpeg_enc_finalize;
 
   g_object_class_install_property (gobject_class, PROP_QUALITY,
       g_param_spec_int ("quality", "Quality",
@@ -490,6 +784,32 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
           "Which build of jpegli to match byte for byte (the arithmetic, "
           "not necessarily the instructions used)", GST_TYPE_CT_JPEG_ENC_SIMD,
           DEFAULT_SIMD, flags));
+  /**
+   * GstCtJpegEnc:threads:
+   *
+   * Worker threads of the element's pool, the streaming thread included.
+   * The output bytes do not depend on it.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_int ("threads", "Threads",
+          "Worker threads, the streaming thread included: 0 = one per "
+          "online CPU, 1 = every frame on the streaming thread; read when "
+          "the element starts", 0, MAX_THREADS, DEFAULT_THREADS, ready_flags));
+  /**
+   * GstCtJpegEnc:max-frames-in-flight:
+   *
+   * How many frames are held back and encoded together, one per worker
+   * thread. Each frame held adds one frame duration of latency, which the
+   * element reports. The output bytes do not depend on it.
+   */
+  g_object_class_install_property (gobject_class, PROP_MAX_FRAMES_IN_FLIGHT,
+      g_param_spec_int ("max-frames-in-flight", "Max frames in flight",
+          "Frames held back and encoded together, one per thread, adding "
+          "N-1 frame durations of latency: 0 = auto (the number of threads "
+          "for frames under one megapixel with a known framerate from a "
+          "source that is not live, else 1), 1 = each frame as it comes; "
+          "read when the caps are set", 0, MAX_FRAMES_IN_FLIGHT,
+          DEFAULT_MAX_FRAMES_IN_FLIGHT, ready_flags));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -498,10 +818,14 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
       "Encodes images to JPEG, byte-identical to jpegli's cjpegli",
       "ct project");
 
+  venc_class->start = gst_ct_jpeg_enc_start;
   venc_class->stop = gst_ct_jpeg_enc_stop;
   venc_class->set_format = gst_ct_jpeg_enc_set_format;
   venc_class->propose_allocation = gst_ct_jpeg_enc_propose_allocation;
+  venc_class->sink_query = gst_ct_jpeg_enc_sink_query;
   venc_class->handle_frame = gst_ct_jpeg_enc_handle_frame;
+  venc_class->finish = gst_ct_jpeg_enc_finish;
+  venc_class->flush = gst_ct_jpeg_enc_flush;
 
   GST_DEBUG_CATEGORY_INIT (gst_ct_jpeg_enc_debug, "ctjpegenc", 0,
       "ct JPEG encoder (jpegli port)");
@@ -513,5 +837,7 @@ static void
 gst_ct_jpeg_enc_init (GstCtJpegEnc * self)
 {
   ct_jpeg_settings_default (&self->settings);
+  self->threads = DEFAULT_THREADS;
+  self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
   self->sof_marker = -1;
 }

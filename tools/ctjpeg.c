@@ -1,10 +1,11 @@
 /*
  * ctjpeg: encodes a PPM/PGM file to JPEG with ctcore, taking cjpegli's
  * flags, so that the two can be compared byte for byte and timed side by
- * side.
+ * side, on a worker pool or as the plain sequential chain.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,11 @@
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
+#include "ctcore/runtime.h"
 #include "pnm.h"
+
+/* The most workers --threads accepts, as ctjpegenc's threads property. */
+#define MAX_THREADS 1024
 
 static void usage(FILE *f)
 {
@@ -32,7 +37,11 @@ static void usage(FILE *f)
         "  --simd=auto|sse2|avx2     which reference arithmetic to reproduce\n"
         "                            (default auto: avx2 on CPUs with AVX2 and\n"
         "                            FMA, else sse2; or the CT_SIMD variable)\n"
-        "  --num_reps N              encode N times and report the timing\n"
+        "  --threads N               worker threads, 0 = one per online CPU\n"
+        "                            (default 0); the bytes do not depend on it\n"
+        "  --sequential              the plain sequential chain, no pool\n"
+        "  --num_reps N              encode N times (on one pool) and report\n"
+        "                            the timing\n"
         "  --quiet                   print nothing but errors\n",
         f);
 }
@@ -48,6 +57,21 @@ static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The value of "--name=value" or "--name value"; NULL when arg is some
+ * other flag. An absent value reads as "". */
+static const char *flag_value(const char *name, const char *arg, int argc,
+                              char **argv, int *i)
+{
+    size_t length = strlen(name);
+    if (strncmp(arg, name, length) != 0)
+        return NULL;
+    if (arg[length] == '=')
+        return arg + length + 1;
+    if (arg[length] != '\0')
+        return NULL;
+    return *i < argc ? argv[(*i)++] : "";
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t size)
@@ -66,6 +90,8 @@ int main(int argc, char **argv)
     const char *positional[2];
     int num_positional = 0;
     unsigned long num_reps = 1;
+    long threads = 0;
+    int threads_set = 0, sequential = 0;
     int quiet = 0;
     char err[256];
     ct_cjpegli_flags flags;
@@ -80,16 +106,26 @@ int main(int argc, char **argv)
         if (r > 0)
             continue;
         const char *arg = argv[i++];
+        const char *value;
+        char *end;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(arg, "--quiet") == 0) {
             quiet = 1;
-        } else if (strncmp(arg, "--num_reps", 10) == 0 &&
-                   (arg[10] == '\0' || arg[10] == '=')) {
-            const char *value = arg[10] == '=' ? arg + 11 :
-                                i < argc ? argv[i++] : "";
-            char *end;
+        } else if (strcmp(arg, "--sequential") == 0) {
+            sequential = 1;
+        } else if ((value = flag_value("--threads", arg, argc, argv, &i))) {
+            errno = 0;
+            threads = strtol(value, &end, 10);
+            if (errno || end == value || *end || threads < 0 ||
+                threads > MAX_THREADS) {
+                fprintf(stderr, "ctjpeg: invalid --threads '%s' (0..%d)\n",
+                        value, MAX_THREADS);
+                return 1;
+            }
+            threads_set = 1;
+        } else if ((value = flag_value("--num_reps", arg, argc, argv, &i))) {
             num_reps = strtoul(value, &end, 10);
             if (end == value || *end || num_reps < 1 || num_reps > 1000000) {
                 fprintf(stderr, "ctjpeg: invalid --num_reps '%s'\n", value);
@@ -110,6 +146,10 @@ int main(int argc, char **argv)
         usage(stderr);
         return 1;
     }
+    if (sequential && threads_set) {
+        fprintf(stderr, "ctjpeg: only one of --threads and --sequential\n");
+        return 1;
+    }
     if (ct_cjpegli_flags_finish(&flags, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctjpeg: %s\n", err);
         return 1;
@@ -127,23 +167,36 @@ int main(int argc, char **argv)
         .stride = (size_t)pnm.width * (size_t)pnm.channels,
         .pixels = pnm.pixels,
     };
-    if (!quiet)
-        fprintf(stderr, "Read %ux%u %s image; encoding for %s.\n", pnm.width,
-                pnm.height, pnm.channels == 3 ? "RGB" : "gray",
-                ct_simd_name(ct_simd_resolve(flags.settings.simd)));
 
+    /* One pool for every repetition: its threads start once, as in an
+     * element that encodes a stream. */
+    ct_pool *pool = NULL;
     double *times = malloc(num_reps * sizeof(*times));
     ct_jpeg_output out = { 0 };
     int status = 1;
+    if (!sequential && (pool = ct_pool_new((int)threads)) == NULL) {
+        fprintf(stderr, "ctjpeg: out of memory for the worker pool\n");
+        goto done;
+    }
     if (!times) {
         fprintf(stderr, "ctjpeg: out of memory\n");
         goto done;
+    }
+    if (!quiet) {
+        char workers[32] = "sequential";
+        if (!sequential)
+            snprintf(workers, sizeof(workers), "%d thread%s",
+                     ct_pool_threads(pool),
+                     ct_pool_threads(pool) == 1 ? "" : "s");
+        fprintf(stderr, "Read %ux%u %s image; encoding for %s, %s.\n",
+                pnm.width, pnm.height, pnm.channels == 3 ? "RGB" : "gray",
+                ct_simd_name(ct_simd_resolve(flags.settings.simd)), workers);
     }
     for (unsigned long rep = 0; rep < num_reps; rep++) {
         ct_jpeg_output_free(&out);
         err[0] = '\0';
         double t0 = now_seconds();
-        int r = ct_jpeg_encode(NULL, &flags.settings, &image, &out, err,
+        int r = ct_jpeg_encode(pool, &flags.settings, &image, &out, err,
                                sizeof(err));
         times[rep] = now_seconds() - t0;
         if (r < 0) {
@@ -171,6 +224,7 @@ int main(int argc, char **argv)
 done:
     ct_jpeg_output_free(&out);
     free(times);
+    ct_pool_unref(pool);
     ct_pnm_free(&pnm);
     return status;
 }

@@ -32,14 +32,20 @@ int ct_jpeg_coeffs_alloc(ct_jpeg_coeffs *coeffs, const ct_jpeg_frame *frame)
     return CT_OK;
 }
 
+void ct_jpeg_coeffs_free_component(ct_jpeg_coeffs *coeffs, int c)
+{
+    free(coeffs->blocks[c]);
+    free(coeffs->dc[c].value);
+    free(coeffs->dc[c].threshold);
+    coeffs->blocks[c] = NULL;
+    coeffs->dc[c].value = NULL;
+    coeffs->dc[c].threshold = NULL;
+}
+
 void ct_jpeg_coeffs_free(ct_jpeg_coeffs *coeffs)
 {
-    for (int c = 0; c < CT_JPEG_MAX_COMPONENTS; ++c) {
-        free(coeffs->blocks[c]);
-        free(coeffs->dc[c].value);
-        free(coeffs->dc[c].threshold);
-    }
-    memset(coeffs, 0, sizeof(*coeffs));
+    for (int c = 0; c < CT_JPEG_MAX_COMPONENTS; ++c)
+        ct_jpeg_coeffs_free_component(coeffs, c);
 }
 
 /* std::round on a float (halves away from zero) converted to int16, for

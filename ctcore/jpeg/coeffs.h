@@ -31,6 +31,8 @@ typedef struct ct_jpeg_coeffs {
 
 int ct_jpeg_coeffs_alloc(ct_jpeg_coeffs *coeffs, const ct_jpeg_frame *frame);
 void ct_jpeg_coeffs_free(ct_jpeg_coeffs *coeffs);
+/* Frees component c only (the graph frees components as side jobs). */
+void ct_jpeg_coeffs_free_component(ct_jpeg_coeffs *coeffs, int c);
 
 static inline int16_t *ct_jpeg_block(const ct_jpeg_coeffs *coeffs,
                                      const ct_jpeg_frame *frame, int c,

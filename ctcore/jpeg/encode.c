@@ -1,18 +1,15 @@
 /*
- * ct_jpeg_encode: the sequential chain of the JPEG encoder. Setup decides
- * the frame, the pixel phase fills the coefficients for all iMCU rows, the
- * DC chain is resolved, and the entropy coder writes the file.
+ * ct_jpeg_encode: checks the request, lets setup decide the frame, and runs
+ * the graph (graph.c) on the pool, or its sequential chain without one.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "coeffs.h"
-#include "entropy.h"
 #include "errbuf.h"
 #include "frame.h"
-#include "pixels.h"
+#include "graph.h"
 #include "xyb.h"
 
 void ct_jpeg_settings_default(ct_jpeg_settings *settings)
@@ -59,27 +56,10 @@ static int validate_image(const ct_jpeg_image *image, char *errbuf,
     return CT_OK;
 }
 
-/* The pixel phase over the whole image as one band, then the DC chain. */
-static int compute_coefficients(const ct_jpeg_frame *frame,
-                                const ct_jpeg_image *image,
-                                ct_jpeg_coeffs *coeffs)
-{
-    ct_jpeg_pixel_scratch *scratch = ct_jpeg_pixel_scratch_new(frame);
-    if (scratch == NULL)
-        return CT_ENOMEM;
-    ct_jpeg_pixel_band(frame, image, 0, frame->total_imcu_rows, coeffs,
-                       scratch);
-    ct_jpeg_pixel_scratch_free(scratch);
-    ct_jpeg_resolve_dc(frame, coeffs);
-    return CT_OK;
-}
-
 int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size)
 {
-    /* The sequential path: every phase runs on the calling thread. */
-    (void)pool;
     if (out == NULL)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "no output (NULL)");
@@ -98,21 +78,13 @@ int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
     if (rc != CT_OK)
         return rc;
 
-    ct_jpeg_coeffs coeffs;
-    memset(&coeffs, 0, sizeof(coeffs));
-    rc = ct_jpeg_coeffs_alloc(&coeffs, &frame);
+    uint8_t *icc = NULL;
+    size_t icc_size = 0;
+    if (frame.xyb)
+        rc = ct_jpeg_xyb_icc(&icc, &icc_size);
     if (rc == CT_OK)
-        rc = compute_coefficients(&frame, image, &coeffs);
-    if (rc == CT_OK) {
-        uint8_t *icc = NULL;
-        size_t icc_size = 0;
-        if (frame.xyb)
-            rc = ct_jpeg_xyb_icc(&icc, &icc_size);
-        if (rc == CT_OK)
-            rc = ct_jpeg_write_file(&frame, &coeffs, icc, icc_size, out);
-        free(icc);
-    }
-    ct_jpeg_coeffs_free(&coeffs);
+        rc = ct_jpeg_graph_run(pool, &frame, image, NULL, icc, icc_size, out);
+    free(icc);
     if (rc != CT_OK) {
         ct_jpeg_output_free(out);
         return ct_errbuf_set(errbuf, errbuf_size, rc, "encoding failed: %s",

@@ -8,7 +8,10 @@
  *
  * Every phase is a function of its explicit inputs; a scan's tokens, counts
  * and coded bytes depend on that scan alone (and on the codes), so scans can
- * be tokenized and written in any order, or in parallel.
+ * be tokenized and written in any order, or in parallel. Within a scan,
+ * token_bands.h tokenizes bands of MCU rows apart and stitches them, and
+ * scan_chunks.h writes runs of bands apart and splices them;
+ * entropy_stages.h puts it all together as fork-join stages.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from jpegli lib/jpegli/encode_internal.h, entropy_coding.cc and
@@ -47,6 +50,52 @@ typedef struct ct_jpeg_token {
     uint8_t symbol;
     uint16_t bits;
 } ct_jpeg_token;
+
+static inline int ct_jpeg_floor_log2(uint32_t x) /* x > 0 */
+{
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(x);
+#else
+    int n = 0;
+    while (x >>= 1)
+        ++n;
+    return n;
+#endif
+}
+
+static inline ct_jpeg_token ct_jpeg_make_token(int context, int symbol,
+                                               int bits)
+{
+    ct_jpeg_token t;
+    t.context = (uint8_t)context;
+    t.symbol = (uint8_t)symbol;
+    t.bits = (uint16_t)bits;
+    return t;
+}
+
+/* The DC difference as a JPEG magnitude category and its extra bits. */
+static inline ct_jpeg_token ct_jpeg_dc_token(int context, int diff)
+{
+    if (diff == 0)
+        return ct_jpeg_make_token(context, 0, 0);
+    int magnitude = diff;
+    int bits = diff;
+    if (diff < 0) {
+        magnitude = -diff;
+        bits = diff - 1;
+    }
+    const int nbits = ct_jpeg_floor_log2((uint32_t)magnitude) + 1;
+    return ct_jpeg_make_token(context, nbits, bits & ((1 << nbits) - 1));
+}
+
+/* An EOB run of eob_run (1..CT_JPEG_MAX_EOB_RUN) blocks: log2 of the run
+ * in the symbol's high nibble, the rest of it in the extra bits. */
+static inline ct_jpeg_token ct_jpeg_eob_run_token(int context, int eob_run)
+{
+    const int nbits = ct_jpeg_floor_log2((uint32_t)eob_run);
+    return ct_jpeg_make_token(context, nbits << 4,
+                              eob_run & ((1 << nbits) - 1));
+}
 
 /* A symbol of an AC refinement scan (jpegli's RefToken): refbits is the
  * number of correction bits written after the symbol. An odd symbol is a
@@ -245,22 +294,16 @@ size_t ct_jpeg_write_scan_data(const ct_jpeg_frame *frame, int scan_index,
                                int *unknown_symbol);
 
 /*
- * The coded bits of part, a scan's tokens or a part of them (see
- * token_bands.h), appended to bw: WriteScanData without the padding at the
- * end, so that the parts of a scan can follow each other in one writer.
+ * The coded bits of part, a scan's tokens or a part of them whose tokens
+ * write exactly its correction bits (see token_bands.h), appended to bw:
+ * WriteScanData without the padding at the end, so that the parts of a
+ * scan can follow each other in one writer.
  */
 void ct_jpeg_write_scan_part(const ct_jpeg_frame *frame, int scan_index,
                              int ac_context,
                              const ct_jpeg_huffman_codes *codes,
                              const ct_jpeg_scan_tokens *part,
                              ct_jpeg_bitwriter *bw);
-
-/* The number of bits ct_jpeg_write_scan_part appends for part (a symbol
- * without a code counts 0, as it writes nothing). */
-uint64_t ct_jpeg_scan_part_bits(const ct_jpeg_frame *frame, int scan_index,
-                                int ac_context,
-                                const ct_jpeg_huffman_codes *codes,
-                                const ct_jpeg_scan_tokens *part);
 
 /* Markers, each written at dst; every function returns the bytes written. */
 size_t ct_jpeg_write_soi(uint8_t *dst);

@@ -1,6 +1,7 @@
 /*
  * Scan data: tokens and correction bits -> the entropy-coded segment of one
- * scan, byte aligned, so scans can be coded apart and concatenated.
+ * scan, byte aligned, so scans can be coded apart and concatenated; or the
+ * bits of a part of a scan's tokens, which scan_chunks.c writes in pieces.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from jpegli lib/jpegli/bitstream.cc (WriteScanData and its
@@ -102,28 +103,6 @@ void ct_jpeg_write_scan_part(const ct_jpeg_frame *frame, int scan_index,
                             part, bw);
     else
         write_refbits(bw, part->refbits, part->num_refbits);
-}
-
-uint64_t ct_jpeg_scan_part_bits(const ct_jpeg_frame *frame, int scan_index,
-                                int ac_context,
-                                const ct_jpeg_huffman_codes *codes,
-                                const ct_jpeg_scan_tokens *part)
-{
-    const ct_jpeg_scan *scan = &frame->scans[scan_index];
-    uint64_t bits = part->num_refbits;
-    if (scan->Ah == 0) {
-        for (size_t i = 0; i < part->num_tokens; ++i) {
-            const ct_jpeg_token t = part->tokens[i];
-            bits += codes->coding[codes->context_map[t.context]]
-                        .depth[t.symbol];
-        }
-    } else if (scan->Ss > 0) {
-        const ct_jpeg_code_table *code =
-            &codes->coding[codes->context_map[ac_context]];
-        for (size_t i = 0; i < part->num_ref_tokens; ++i)
-            bits += code->depth[part->ref_tokens[i].symbol & 253];
-    }
-    return bits;
 }
 
 size_t ct_jpeg_write_scan_data(const ct_jpeg_frame *frame, int scan_index,

@@ -15,18 +15,6 @@
 
 #include "entropy_internal.h"
 
-static int floor_log2_nonzero(uint32_t x)
-{
-#if defined(__GNUC__)
-    return 31 - __builtin_clz(x);
-#else
-    int n = 0;
-    while (x >>= 1)
-        ++n;
-    return n;
-#endif
-}
-
 static int count_trailing_zeros64(uint64_t x)
 {
 #if defined(__GNUC__)
@@ -108,30 +96,6 @@ static void *reserve(void *array, size_t *cap, size_t used, size_t more,
     return grown;
 }
 
-static inline ct_jpeg_token make_token(int context, int symbol, int bits)
-{
-    ct_jpeg_token t;
-    t.context = (uint8_t)context;
-    t.symbol = (uint8_t)symbol;
-    t.bits = (uint16_t)bits;
-    return t;
-}
-
-/* The DC difference as a JPEG magnitude category and its extra bits. */
-static inline ct_jpeg_token dc_token(int context, int diff)
-{
-    if (diff == 0)
-        return make_token(context, 0, 0);
-    int magnitude = diff;
-    int bits = diff;
-    if (diff < 0) {
-        magnitude = -diff;
-        bits = diff - 1;
-    }
-    const int nbits = floor_log2_nonzero((uint32_t)magnitude) + 1;
-    return make_token(context, nbits, bits & ((1 << nbits) - 1));
-}
-
 /*
  * Bit k set iff |block[k]| >= threshold (1 <= threshold <= 1024), for all 64
  * coefficients: the coefficients a scan codes, visited in order by their
@@ -178,7 +142,7 @@ static ct_jpeg_token *tokenize_sequential_block(const int16_t *block,
                                                 int dc_diff, int dc_ctx,
                                                 int ac_ctx, ct_jpeg_token *t)
 {
-    *t++ = dc_token(dc_ctx, dc_diff);
+    *t++ = ct_jpeg_dc_token(dc_ctx, dc_diff);
     uint64_t mask = magnitude_mask(block, 1) & ~(uint64_t)1;
     int prev = 0;
     while (mask) {
@@ -186,18 +150,18 @@ static ct_jpeg_token *tokenize_sequential_block(const int16_t *block,
         mask &= mask - 1;
         int r = k - prev - 1;
         while (r > 15) {
-            *t++ = make_token(ac_ctx, 0xf0, 0);
+            *t++ = ct_jpeg_make_token(ac_ctx, 0xf0, 0);
             r -= 16;
         }
         const int v = block[k];
         const int magnitude = v < 0 ? -v : v;
-        const int nbits = floor_log2_nonzero((uint32_t)magnitude) + 1;
+        const int nbits = ct_jpeg_floor_log2((uint32_t)magnitude) + 1;
         const int bits = (v < 0 ? ~magnitude : magnitude) & ((1 << nbits) - 1);
-        *t++ = make_token(ac_ctx, (r << 4) + nbits, bits);
+        *t++ = ct_jpeg_make_token(ac_ctx, (r << 4) + nbits, bits);
         prev = k;
     }
     if (prev < CT_DCTSIZE2 - 1)
-        *t++ = make_token(ac_ctx, 0, 0);
+        *t++ = ct_jpeg_make_token(ac_ctx, 0, 0);
     return t;
 }
 
@@ -266,8 +230,8 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                             mcu_x * n_blocks_x + ix);
                         if (block == NULL) {
                             if (padding == CT_JPEG_PADDING_REPEAT_DC) {
-                                *t++ = make_token(c, 0, 0);
-                                *t++ = make_token(ac_ctx, 0, 0);
+                                *t++ = ct_jpeg_make_token(c, 0, 0);
+                                *t++ = ct_jpeg_make_token(ac_ctx, 0, 0);
                                 continue;
                             }
                             block = zero_block;
@@ -331,7 +295,7 @@ static int tokenize_dc_rows(const ct_jpeg_frame *frame,
                             out->refbits[out->num_refbits++] =
                                 (uint8_t)(dc & 1);
                         } else {
-                            out->tokens[out->num_tokens++] = dc_token(
+                            out->tokens[out->num_tokens++] = ct_jpeg_dc_token(
                                 c, (int16_t)(dc - state->last_dc[i]));
                             state->last_dc[i] = dc;
                         }
@@ -341,12 +305,6 @@ static int tokenize_dc_rows(const ct_jpeg_frame *frame,
         }
     }
     return CT_OK;
-}
-
-static inline ct_jpeg_token eob_run_token(int context, int eob_run)
-{
-    const int nbits = floor_log2_nonzero((uint32_t)eob_run);
-    return make_token(context, nbits << 4, eob_run & ((1 << nbits) - 1));
 }
 
 /* TokenizeACProgressiveScan: the first scan of a spectral band, with EOB
@@ -386,26 +344,26 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
                 const int k = count_trailing_zeros64(mask);
                 mask &= mask - 1;
                 if (state->eob_run > 0) {
-                    *t++ = eob_run_token(context, state->eob_run);
+                    *t++ = ct_jpeg_eob_run_token(context, state->eob_run);
                     state->eob_run = 0;
                 }
                 int r = k - prev - 1;
                 while (r > 15) {
-                    *t++ = make_token(context, 0xf0, 0);
+                    *t++ = ct_jpeg_make_token(context, 0xf0, 0);
                     r -= 16;
                 }
                 const int v = block[k];
                 const int magnitude = (v < 0 ? -v : v) >> Al;
-                const int nbits = floor_log2_nonzero((uint32_t)magnitude) + 1;
+                const int nbits = ct_jpeg_floor_log2((uint32_t)magnitude) + 1;
                 const int bits =
                     (v < 0 ? ~magnitude : magnitude) & ((1 << nbits) - 1);
-                *t++ = make_token(context, (r << 4) + nbits, bits);
+                *t++ = ct_jpeg_make_token(context, (r << 4) + nbits, bits);
                 prev = k;
             }
             if (prev < Se) {
                 ++state->eob_run;
                 if (state->eob_run == CT_JPEG_MAX_EOB_RUN) {
-                    *t++ = eob_run_token(context, state->eob_run);
+                    *t++ = ct_jpeg_eob_run_token(context, state->eob_run);
                     state->eob_run = 0;
                 }
             }
@@ -588,7 +546,7 @@ int ct_jpeg_tokenize_finish(const ct_jpeg_frame *frame, int scan_index,
             return CT_ENOMEM;
         out->tokens = tokens;
         tokens[out->num_tokens++] =
-            eob_run_token(ac_context, state->eob_run);
+            ct_jpeg_eob_run_token(ac_context, state->eob_run);
         state->eob_run = 0;
     }
     return CT_OK;

@@ -1,7 +1,9 @@
 /*
  * ctjpegenc element tests (GstHarness): caps per input format, byte
  * equality with the library on the reordered RGB, state changes, odd
- * sizes, streams, property changes between frames and bad buffers.
+ * sizes, streams, property changes between frames and bad buffers; worker
+ * pools of several sizes and batches of frames (order, timestamps, EOS,
+ * flush, caps and property changes, drain queries, latency).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -85,12 +87,19 @@ make_buffer (const test_picture * p, GstVideoFormat format)
 }
 
 static GstCaps *
-raw_caps (GstVideoFormat format, guint width, guint height)
+raw_caps_at_rate (GstVideoFormat format, guint width, guint height,
+    gint fps_n)
 {
   return gst_caps_new_simple ("video/x-raw",
       "format", G_TYPE_STRING, gst_video_format_to_string (format),
       "width", G_TYPE_INT, width, "height", G_TYPE_INT, height,
-      "framerate", GST_TYPE_FRACTION, 30, 1, NULL);
+      "framerate", GST_TYPE_FRACTION, fps_n, 1, NULL);
+}
+
+static GstCaps *
+raw_caps (GstVideoFormat format, guint width, guint height)
+{
+  return raw_caps_at_rate (format, width, height, 30);
 }
 
 /* What the library writes for the picture (gray for GRAY8, else RGB). */
@@ -420,6 +429,406 @@ GST_START_TEST (test_library_error_reaches_bus)
 
 GST_END_TEST;
 
+/* Answers latency queries as a source that is not live; the harness's own
+ * source pad says it is live. */
+static GstPadProbeReturn
+answer_not_live (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
+    G_GNUC_UNUSED gpointer user_data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return GST_PAD_PROBE_OK;
+  gst_query_set_latency (query, FALSE, 0, GST_CLOCK_TIME_NONE);
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* A harness around a ctjpegenc with these pool properties, which the
+ * element reads when it starts and when the caps come. */
+static GstHarness *
+new_pool_harness (gint threads, gint max_frames_in_flight, gboolean live)
+{
+  GstElement *enc = gst_element_factory_make ("ctjpegenc", NULL);
+  GstHarness *h;
+
+  g_object_set (enc, "threads", threads,
+      "max-frames-in-flight", max_frames_in_flight, NULL);
+  h = gst_harness_new_with_element (enc, "sink", "src");
+  gst_object_unref (enc);
+  if (!live)
+    gst_pad_add_probe (h->srcpad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM,
+        answer_not_live, NULL, NULL);
+  return h;
+}
+
+#define FRAME_DURATION (GST_SECOND / 30)
+
+/* Pushes frame `index` of a 30 fps stream; *expected receives what the
+ * library's sequential chain writes for it. */
+static void
+push_stream_frame (GstHarness * h, GstVideoFormat format, guint width,
+    guint height, guint index, const ct_jpeg_settings * settings,
+    GBytes ** expected)
+{
+  test_picture p = make_picture (width, height, index);
+  GstBuffer *in = make_buffer (&p, format);
+
+  GST_BUFFER_PTS (in) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (in) = FRAME_DURATION;
+  *expected = library_jpeg (&p, format == GST_VIDEO_FORMAT_GRAY8, settings);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  free_picture (&p);
+}
+
+/* Pulls the output of frame `index` and checks bytes and timestamps. */
+static void
+pull_stream_frame (GstHarness * h, guint index, GBytes * expected)
+{
+  GstBuffer *out = gst_harness_pull (h);
+
+  assert_jpeg_equals (out, expected);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), index * FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), FRAME_DURATION);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+}
+
+static const gint pool_sizes[] = { 1, 2, 4 };
+
+/* Each frame spread over pools of 1, 2 and 4 workers: the sequential
+ * chain's bytes, whatever the format and settings. */
+GST_START_TEST (test_threads)
+{
+  static const struct
+  {
+    GstVideoFormat format;
+    guint width, height;
+  } streams[] = {
+    {GST_VIDEO_FORMAT_RGB, 203, 117},
+    {GST_VIDEO_FORMAT_BGRx, 64, 200},
+    {GST_VIDEO_FORMAT_GRAY8, 150, 99},
+  };
+  const gint threads = pool_sizes[__i__];
+  ct_jpeg_settings settings;
+  gint value;
+
+  ct_jpeg_settings_default (&settings);
+  for (guint s = 0; s < G_N_ELEMENTS (streams); s++) {
+    GstHarness *h = new_pool_harness (threads, 1, FALSE);
+    GBytes *expected[3];
+
+    g_object_get (h->element, "threads", &value, NULL);
+    fail_unless_equals_int (value, threads);
+    if (s == 1) {
+      g_object_set (h->element, "progressive-level", 0,
+          "chroma-subsampling", CT_JPEG_SUBSAMPLING_420, NULL);
+      settings.progressive_level = 0;
+      settings.chroma_subsampling = CT_JPEG_SUBSAMPLING_420;
+    }
+    gst_harness_set_src_caps (h, raw_caps (streams[s].format,
+            streams[s].width, streams[s].height));
+    for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+      push_stream_frame (h, streams[s].format, streams[s].width,
+          streams[s].height, i, &settings, &expected[i]);
+      /* max-frames-in-flight=1: out before the next frame comes. */
+      fail_unless_equals_int (gst_harness_buffers_in_queue (h), 1);
+      pull_stream_frame (h, i, expected[i]);
+    }
+    fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+    gst_harness_teardown (h);
+    ct_jpeg_settings_default (&settings);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_pool_property_defaults)
+{
+  GstElement *enc = gst_element_factory_make ("ctjpegenc", NULL);
+  gint threads, max_frames_in_flight;
+
+  g_object_get (enc, "threads", &threads,
+      "max-frames-in-flight", &max_frames_in_flight, NULL);
+  fail_unless_equals_int (threads, 0);
+  fail_unless_equals_int (max_frames_in_flight, 0);
+  gst_object_unref (enc);
+}
+
+GST_END_TEST;
+
+/* 30 small frames, batches of 4 on 4 workers and of 7 on 2: each batch
+ * comes out when its last frame is in, the rest at EOS, every frame with
+ * the sequential bytes and its own timestamps, in order. */
+GST_START_TEST (test_batched_stream)
+{
+  static const gint configs[][2] = { {4, 4}, {2, 7} };
+  const gint threads = configs[__i__][0];
+  const guint batch = configs[__i__][1];
+  GstHarness *h = new_pool_harness (threads, batch, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[30];
+  guint pulled = 0;
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_BGRx, 33, 21));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    push_stream_frame (h, GST_VIDEO_FORMAT_BGRx, 33, 21, i, &settings,
+        &expected[i]);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h),
+        (i + 1) / batch * batch - pulled);
+    while (gst_harness_buffers_in_queue (h) > 0) {
+      pull_stream_frame (h, pulled, expected[pulled]);
+      pulled++;
+    }
+  }
+  fail_unless (pulled < G_N_ELEMENTS (expected));
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h),
+      G_N_ELEMENTS (expected) - pulled);
+  for (; pulled < G_N_ELEMENTS (expected); pulled++)
+    pull_stream_frame (h, pulled, expected[pulled]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Frames taken in after EOS comes out before it. */
+static void
+assert_eos_after_buffers (GstHarness * h)
+{
+  GstEvent *event;
+  gboolean eos = FALSE;
+
+  while (!eos && (event = gst_harness_try_pull_event (h)) != NULL) {
+    eos = GST_EVENT_TYPE (event) == GST_EVENT_EOS;
+    gst_event_unref (event);
+  }
+  fail_unless (eos, "no EOS downstream");
+}
+
+GST_START_TEST (test_eos_drains_queue)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[3];
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 40, 24));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 40, 24, i, &settings,
+        &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    pull_stream_frame (h, i, expected[i]);
+  assert_eos_after_buffers (h);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A flush drops the queued frames; the stream goes on after it. */
+GST_START_TEST (test_flush_drops_queue)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+  ct_jpeg_settings settings;
+  GstSegment segment;
+  GBytes *expected[7];
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 40, 24));
+  for (guint i = 0; i < 3; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 40, 24, i, &settings,
+        &expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  for (guint i = 0; i < 3; i++)
+    g_bytes_unref (expected[i]);
+
+  for (guint i = 3; i < 7; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 40, 24, i, &settings,
+        &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 4);
+  for (guint i = 3; i < 7; i++)
+    pull_stream_frame (h, i, expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* New caps: the queued frames come out first, as the old caps say. */
+GST_START_TEST (test_caps_change_drains_queue)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[6];
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 33, 21));
+  for (guint i = 0; i < 2; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 33, 21, i, &settings,
+        &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_GRAY8, 40, 30));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  for (guint i = 0; i < 2; i++)
+    pull_stream_frame (h, i, expected[i]);
+
+  for (guint i = 2; i < 6; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_GRAY8, 40, 30, i, &settings,
+        &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 4);
+  for (guint i = 2; i < 6; i++)
+    pull_stream_frame (h, i, expected[i]);
+  assert_output_caps (h, 40, 30, 2);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A property change: the queued frames keep the settings they came with. */
+GST_START_TEST (test_property_change_drains_queue)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[3];
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 33, 21));
+  for (guint i = 0; i < 2; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 33, 21, i, &settings,
+        &expected[i]);
+  g_object_set (h->element, "progressive-level", 0, "quality", 60, NULL);
+  settings.progressive_level = 0;
+  settings.quality = 60;
+  push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 33, 21, 2, &settings,
+      &expected[2]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  for (guint i = 0; i < 2; i++)
+    pull_stream_frame (h, i, expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  pull_stream_frame (h, 2, expected[2]);
+  assert_output_caps (h, 33, 21, 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Upstream asks for its buffers back: the queued frames are encoded. */
+GST_START_TEST (test_drain_query_drains_queue)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[2];
+  GstQuery *drain;
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 33, 21));
+  for (guint i = 0; i < 2; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_RGB, 33, 21, i, &settings,
+        &expected[i]);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  drain = gst_query_new_drain ();
+  fail_unless (gst_pad_peer_query (h->srcpad, drain));
+  gst_query_unref (drain);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  for (guint i = 0; i < 2; i++)
+    pull_stream_frame (h, i, expected[i]);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A frame waits for up to N-1 more: N-1 frame durations of latency. */
+GST_START_TEST (test_batch_latency)
+{
+  GstHarness *h = new_pool_harness (2, 4, TRUE);
+
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 33, 21));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      gst_util_uint64_scale (3, GST_SECOND, 30));
+  /* Without a framerate the wait has no known length. */
+  gst_harness_set_src_caps (h, raw_caps_at_rate (GST_VIDEO_FORMAT_RGB, 33,
+          21, 0));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  gst_harness_teardown (h);
+
+  h = new_pool_harness (2, 1, TRUE);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 33, 21));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Pushes frames until the first output appears, then EOS; returns how many
+ * frames it took, after checking every output. */
+static guint
+frames_per_batch (GstHarness * h, GstVideoFormat format, guint width,
+    guint height, guint max_frames)
+{
+  ct_jpeg_settings settings;
+  GBytes *expected[8];
+  guint n = 0;
+
+  fail_unless (max_frames <= G_N_ELEMENTS (expected));
+  ct_jpeg_settings_default (&settings);
+  while (n < max_frames && gst_harness_buffers_in_queue (h) == 0) {
+    push_stream_frame (h, format, width, height, n, &settings, &expected[n]);
+    n++;
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), n);
+  for (guint i = 0; i < n; i++)
+    pull_stream_frame (h, i, expected[i]);
+  return n;
+}
+
+/* max-frames-in-flight=auto batches by the pool size only small frames
+ * with a framerate from a source that is not live. */
+GST_START_TEST (test_auto_batching)
+{
+  GstHarness *h = new_pool_harness (3, 0, FALSE);
+
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 64, 48));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h),
+      gst_util_uint64_scale (2, GST_SECOND, 30));
+  fail_unless_equals_int (frames_per_batch (h, GST_VIDEO_FORMAT_RGB, 64, 48,
+          6), 3);
+  gst_harness_teardown (h);
+
+  h = new_pool_harness (3, 0, TRUE);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 64, 48));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  fail_unless_equals_int (frames_per_batch (h, GST_VIDEO_FORMAT_RGB, 64, 48,
+          6), 1);
+  gst_harness_teardown (h);
+
+  h = new_pool_harness (3, 0, FALSE);
+  gst_harness_set_src_caps (h, raw_caps_at_rate (GST_VIDEO_FORMAT_RGB, 64,
+          48, 0));
+  fail_unless_equals_int (frames_per_batch (h, GST_VIDEO_FORMAT_RGB, 64, 48,
+          6), 1);
+  gst_harness_teardown (h);
+
+  /* One megapixel: each frame alone, spread over the pool. */
+  h = new_pool_harness (3, 0, FALSE);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_GRAY8, 1000,
+          1000));
+  fail_unless_equals_uint64 (gst_harness_query_latency (h), 0);
+  fail_unless_equals_int (frames_per_batch (h, GST_VIDEO_FORMAT_GRAY8, 1000,
+          1000, 2), 1);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 static Suite *
 ctjpegenc_suite (void)
 {
@@ -435,6 +844,16 @@ ctjpegenc_suite (void)
   tcase_add_test (tc, test_property_change_between_frames);
   tcase_add_test (tc, test_small_buffer);
   tcase_add_test (tc, test_library_error_reaches_bus);
+  tcase_add_test (tc, test_pool_property_defaults);
+  tcase_add_loop_test (tc, test_threads, 0, G_N_ELEMENTS (pool_sizes));
+  tcase_add_loop_test (tc, test_batched_stream, 0, 2);
+  tcase_add_test (tc, test_eos_drains_queue);
+  tcase_add_test (tc, test_flush_drops_queue);
+  tcase_add_test (tc, test_caps_change_drains_queue);
+  tcase_add_test (tc, test_property_change_drains_queue);
+  tcase_add_test (tc, test_drain_query_drains_queue);
+  tcase_add_test (tc, test_batch_latency);
+  tcase_add_test (tc, test_auto_batching);
   return s;
 }
 
