@@ -1,38 +1,42 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Times ctjpeg against a cjpegli binary on the same image, settings and SIMD
-# target, alternating the two in one run, and prints the median times and
-# their ratio. No cjpegli is shipped or built here: bring your own.
+# Times ctjpeg against a cjpegli binary in one run: the same images, settings
+# and SIMD target, the three commands alternating rep by rep (cjpegli,
+# ctjpeg on one thread, ctjpeg on all threads), whole processes as a user
+# runs them. Prints the medians and the ratios for the largest golden photo
+# and for all golden photos together. No cjpegli is shipped or built here:
+# bring your own.
 #
-# usage: bench/jpeg.sh [-t sse2|avx2] [-n REPS] [-B BUILD_DIR] CJPEGLI [IMAGE]
-#                      [-- CJPEGLI_FLAGS...]
-#   -t  the target the cjpegli binary runs (what its build dispatches on this
-#       CPU: sse2 for an SSE2-only build, avx2 for AVX2 and up); ctjpeg is
-#       pinned to the same one with CT_SIMD. Default: avx2 when the CPU has
-#       AVX2 and FMA, else sse2.
-#   -n  repetitions of each (default 7)
+# usage: bench/jpeg.sh [-t sse2|avx2] [-n REPS] [-B BUILD_DIR] [-j THREADS]
+#                      CJPEGLI [-- CJPEGLI_FLAGS...]
+#   -t  the target the cjpegli binary runs (sse2 for an SSE2-only build, avx2
+#       for AVX2 and up); ctjpeg is pinned to it with CT_SIMD. Default: avx2
+#       when the CPU has AVX2 and FMA, else sse2.
+#   -n  repetitions (default 5)
 #   -B  the meson build directory with tools/ctjpeg (default: build)
-#   IMAGE defaults to the golden set's largest photo,
-#   $CT_GOLDEN_DIR/inputs/photo-elephants-4003x3001.ppm, where CT_GOLDEN_DIR
-#   defaults to ../shared/golden/jpegli next to the source tree.
+#   -j  threads of the "all threads" run (default 0 = one per online CPU)
+# The images are $CT_GOLDEN_DIR/inputs/photo-*.p?m, where CT_GOLDEN_DIR
+# defaults to ../shared/golden/jpegli next to the source tree.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=
-reps=7
+reps=5
 build="$root/build"
+threads=0
 
 usage() {
     sed -n '/^# usage:/,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
     exit 2
 }
 
-while getopts "t:n:B:h" opt; do
+while getopts "t:n:B:j:h" opt; do
     case $opt in
     t) target=$OPTARG ;;
     n) reps=$OPTARG ;;
     B) build=$OPTARG ;;
+    j) threads=$OPTARG ;;
     *) usage ;;
     esac
 done
@@ -40,11 +44,6 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 cjpegli=$1
 shift
-image="${CT_GOLDEN_DIR:-$root/../shared/golden/jpegli}/inputs/photo-elephants-4003x3001.ppm"
-if [ $# -ge 1 ] && [ "$1" != "--" ]; then
-    image=$1
-    shift
-fi
 [ "${1:-}" = "--" ] && shift
 flags=("$@")
 
@@ -58,56 +57,62 @@ fi
 case $target in sse2 | avx2) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "-n wants a positive count" >&2; exit 2; }
 
+golden=${CT_GOLDEN_DIR:-$root/../shared/golden/jpegli}
 ctjpeg="$build/tools/ctjpeg"
 [ -x "$ctjpeg" ] || { echo "no $ctjpeg; build first (ninja -C $build)" >&2; exit 1; }
 [ -x "$cjpegli" ] || { echo "$cjpegli is not an executable" >&2; exit 1; }
-[ -r "$image" ] || { echo "cannot read $image" >&2; exit 1; }
+mapfile -t images < <(ls "$golden"/inputs/photo-*.p?m 2>/dev/null)
+[ ${#images[@]} -gt 0 ] || { echo "no photos in $golden/inputs" >&2; exit 1; }
+largest=$(ls -S "${images[@]}" | head -n 1)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ours=(env CT_SIMD="$target" "$ctjpeg" "$image" "$tmp/ctjpeg.jpg" "${flags[@]}" --quiet)
-theirs=("$cjpegli" "$image" "$tmp/cjpegli.jpg" "${flags[@]}" --quiet)
 
-echo "image:   $image"
-echo "flags:   ${flags[*]:-(defaults)}"
+cmd() { # name image -> the command line
+    case $1 in
+    cjpegli) echo "$cjpegli" "$2" "$tmp/$1.jpg" "${flags[@]}" --quiet ;;
+    one) echo env CT_SIMD="$target" "$ctjpeg" "$2" "$tmp/$1.jpg" "${flags[@]}" --threads 1 --quiet ;;
+    all) echo env CT_SIMD="$target" "$ctjpeg" "$2" "$tmp/$1.jpg" "${flags[@]}" --threads "$threads" --quiet ;;
+    esac
+}
+now() { date +%s.%N; }
+
 echo "target:  $target (ctjpeg with CT_SIMD=$target; cjpegli as built)"
-echo "reps:    $reps each"
+echo "flags:   ${flags[*]:-(defaults)}"
+echo "images:  ${#images[@]} photos; largest $(basename "$largest")"
+echo "reps:    $reps, alternating cjpegli / ctjpeg --threads 1 / ctjpeg --threads $threads"
 
-# One untimed run each: warms the page cache and checks the bytes.
-"${ours[@]}"
-"${theirs[@]}"
-if cmp -s "$tmp/ctjpeg.jpg" "$tmp/cjpegli.jpg"; then
-    echo "output:  identical ($(stat -c %s "$tmp/ctjpeg.jpg") bytes)"
-else
-    echo "output:  DIFFERENT (ctjpeg $(stat -c %s "$tmp/ctjpeg.jpg")," \
-        "cjpegli $(stat -c %s "$tmp/cjpegli.jpg") bytes): is -t right?"
-fi
+# One untimed pass: warms the page cache and checks every output's bytes.
+for image in "${images[@]}"; do
+    for name in cjpegli one all; do $(cmd $name "$image"); done
+    if ! cmp -s "$tmp/one.jpg" "$tmp/cjpegli.jpg" || ! cmp -s "$tmp/all.jpg" "$tmp/cjpegli.jpg"; then
+        echo "output of $(basename "$image") DIFFERS from cjpegli's: is -t right?" >&2
+        exit 1
+    fi
+done
+echo "output:  identical to cjpegli's for every photo and thread count"
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-if command -v hyperfine >/dev/null; then
-    # hyperfine runs each command's repetitions as one block, not alternating.
-    quote() { printf '%q ' "$@"; }
-    hyperfine -N --runs "$reps" --export-json "$tmp/runs.json" \
-        -n ctjpeg "$(quote "${ours[@]}")" -n cjpegli "$(quote "${theirs[@]}")" >&2
-    mapfile -t medians < <(awk -F': *' '/"median"/ { sub(/,$/, "", $2); print $2 }' "$tmp/runs.json")
-    ours_median=${medians[0]}
-    theirs_median=${medians[1]}
-else
-    now() { date +%s.%N; }
-    : >"$tmp/ours.txt"
-    : >"$tmp/theirs.txt"
-    for ((i = 0; i < reps; i++)); do
-        t0=$(now); "${ours[@]}"; t1=$(now); "${theirs[@]}"; t2=$(now)
-        awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }' >>"$tmp/ours.txt"
-        awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }' >>"$tmp/theirs.txt"
+for name in cjpegli one all; do : >"$tmp/$name.largest"; : >"$tmp/$name.total"; done
+for ((i = 0; i < reps; i++)); do
+    for name in cjpegli one all; do
+        total=0
+        for image in "${images[@]}"; do
+            t0=$(now); $(cmd $name "$image"); t1=$(now)
+            dt=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')
+            [ "$image" = "$largest" ] && echo "$dt" >>"$tmp/$name.largest"
+            total=$(awk -v a="$total" -v b="$dt" 'BEGIN { print a + b }')
+        done
+        echo "$total" >>"$tmp/$name.total"
     done
-    ours_median=$(median <"$tmp/ours.txt")
-    theirs_median=$(median <"$tmp/theirs.txt")
-fi
+done
 
-awk -v o="$ours_median" -v t="$theirs_median" 'BEGIN {
-    printf "ctjpeg:  median %.3f s\n", o
-    printf "cjpegli: median %.3f s\n", t
-    printf "ratio:   %.2f (cjpegli time / ctjpeg time; above 1 means ctjpeg is faster)\n", t / o
-}'
+median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+for set in largest total; do
+    c=$(median "$tmp/cjpegli.$set"); o=$(median "$tmp/one.$set"); a=$(median "$tmp/all.$set")
+    label=$([ $set = largest ] && basename "$largest" || echo "all ${#images[@]} photos")
+    awk -v l="$label" -v c="$c" -v o="$o" -v a="$a" -v j="$threads" 'BEGIN {
+        printf "%s: cjpegli %.3f s, ctjpeg 1 thread %.3f s (%.2fx), ctjpeg --threads %s %.3f s (%.2fx)\n",
+            l, c, o, c / o, j, a, c / a
+    }'
+done
+echo "(ratio = cjpegli time / ctjpeg time; above 1 means ctjpeg is faster)"
