@@ -43,6 +43,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "coeffs.h"
 #include "entropy.h"
@@ -78,6 +79,8 @@ typedef struct jpeg_graph {
     const uint8_t *icc;
     size_t icc_size;
     ct_jpeg_output *out;
+
+    double *node_seconds;    /* trace, or NULL */
 } jpeg_graph;
 
 static int div_ceil(int a, int b)
@@ -147,9 +150,10 @@ static int node_pixel(jpeg_graph *g)
 
 /* ---- ResolveDC (serial) ------------------------------------------------ */
 
-static void node_resolve_dc(jpeg_graph *g)
+static int node_resolve_dc(jpeg_graph *g)
 {
     ct_jpeg_resolve_dc(g->frame, &g->coeffs);
+    return CT_OK;
 }
 
 /* ---- Tokenize ×N ------------------------------------------------------- */
@@ -292,30 +296,48 @@ static void plan_entropy_split(ct_jpeg_entropy_split *split,
         split->chunk_bits = forced->chunk_bits;
 }
 
+static const char *const node_names[CT_JPEG_NUM_NODES] = {
+    "Pixel", "ResolveDC", "Tokenize", "Stitch", "Huffman", "Count",
+    "PlaceCursors", "Write", "Splice", "Assemble", "Release",
+};
+
+const char *ct_jpeg_graph_node_name(ct_jpeg_graph_node node)
+{
+    return node_names[node];
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Runs one node; with a trace, adds its wall time. */
+static int run_node(jpeg_graph *g, ct_jpeg_graph_node node,
+                    int (*run)(jpeg_graph *g))
+{
+    if (g->node_seconds == NULL)
+        return run(g);
+    const double start = seconds_now();
+    const int rc = run(g);
+    g->node_seconds[node] += seconds_now() - start;
+    return rc;
+}
+
 static int run_stages(jpeg_graph *g)
 {
-    int rc = node_pixel(g);
-    if (rc == CT_OK) {
-        node_resolve_dc(g);
-        rc = node_tokenize(g);
+    static int (*const nodes[CT_JPEG_NUM_NODES])(jpeg_graph *g) = {
+        node_pixel, node_resolve_dc, node_tokenize, node_stitch,
+        node_huffman, node_count, node_place_cursors, node_write,
+        node_splice, node_assemble, node_release,
+    };
+    for (int n = 0; n < CT_JPEG_NUM_NODES; ++n) {
+        const int rc = run_node(g, (ct_jpeg_graph_node)n, nodes[n]);
+        if (rc != CT_OK)
+            return rc;
     }
-    if (rc == CT_OK)
-        rc = node_stitch(g);
-    if (rc == CT_OK)
-        rc = node_huffman(g);
-    if (rc == CT_OK)
-        rc = node_count(g);
-    if (rc == CT_OK)
-        rc = node_place_cursors(g);
-    if (rc == CT_OK)
-        rc = node_write(g);
-    if (rc == CT_OK)
-        rc = node_splice(g);
-    if (rc == CT_OK)
-        rc = node_assemble(g);
-    if (rc == CT_OK)
-        rc = node_release(g);
-    return rc;
+    return CT_OK;
 }
 
 int ct_jpeg_graph_run(ct_pool *pool, const ct_jpeg_frame *frame,
@@ -338,6 +360,7 @@ int ct_jpeg_graph_run(ct_pool *pool, const ct_jpeg_frame *frame,
         .icc = icc,
         .icc_size = icc_size,
         .out = out,
+        .node_seconds = split->node_seconds,
     };
     plan_tiles(&g, split);
     ct_jpeg_entropy_split entropy_split;

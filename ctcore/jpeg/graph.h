@@ -13,12 +13,34 @@
 #include "entropy_stages.h"
 #include "frame.h"
 
+/* The nodes of the graph, in data-flow order. */
+typedef enum ct_jpeg_graph_node {
+    CT_JPEG_NODE_PIXEL,
+    CT_JPEG_NODE_RESOLVE_DC,
+    CT_JPEG_NODE_TOKENIZE,
+    CT_JPEG_NODE_STITCH,
+    CT_JPEG_NODE_HUFFMAN,
+    CT_JPEG_NODE_COUNT,
+    CT_JPEG_NODE_PLACE_CURSORS,
+    CT_JPEG_NODE_WRITE,
+    CT_JPEG_NODE_SPLICE,
+    CT_JPEG_NODE_ASSEMBLE,
+    CT_JPEG_NODE_RELEASE,
+    CT_JPEG_NUM_NODES
+} ct_jpeg_graph_node;
+
+/* "Pixel", "ResolveDC", ... */
+const char *ct_jpeg_graph_node_name(ct_jpeg_graph_node node);
+
 /* How the graph cuts the image: 0 everywhere picks sizes for the pool;
  * tests force extreme splits. */
 typedef struct ct_jpeg_graph_split {
     int band_imcu_rows;   /* Pixel: iMCU rows per tile (0: auto) */
     int strip_width;      /* Pixel: pixel columns per tile (0: 1024) */
     ct_jpeg_entropy_split entropy; /* workers 0: auto */
+    /* When not NULL: the wall time each node took, added per run (a trace
+     * for bench/jpeg_stages). */
+    double *node_seconds;
 } ct_jpeg_graph_split;
 
 /*
