@@ -4,7 +4,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from jpegli lib/jpegli/bit_writer.h and bit_writer.cc
- * (BSD-3-Clause, Copyright the JPEG XL Project Authors).
+ * (BSD-3-Clause, Copyright the JPEG XL Project Authors); starting inside a
+ * byte and stopping without padding (for scan chunks) are new in ct.
  */
 #ifndef CTCORE_JPEG_BITWRITER_H
 #define CTCORE_JPEG_BITWRITER_H

@@ -37,7 +37,8 @@
 #include "frame.h"
 
 /* How to cut the work. ct_jpeg_entropy_split_default fills it for a pool;
- * the other settings force splits (tests). */
+ * the other settings force splits (tests). A scan never has more bands
+ * than MCU rows. */
 typedef struct ct_jpeg_entropy_split {
     int workers;        /* >= 1: bands and chunks are sized for this many */
     int band_rows;      /* > 0: every scan in bands of this many MCU rows
@@ -50,9 +51,10 @@ typedef struct ct_jpeg_entropy_split {
 } ct_jpeg_entropy_split;
 
 /* Bands and chunks sized for `workers` workers: about four tokenize jobs
- * per worker, DC scans in one band per worker, scans above a quarter of a
- * worker's share of the bits written in chunks; with one worker, whole
- * scans. */
+ * per worker (the AC and sequential scans' bands in proportion to their
+ * blocks), progressive DC scans in one band per worker, and write chunks
+ * of a quarter of a worker's share of the bits (32 KiB at least), so that
+ * a large scan is written in several; with one worker, whole scans. */
 void ct_jpeg_entropy_split_default(ct_jpeg_entropy_split *split,
                                    int workers);
 

@@ -119,7 +119,7 @@ static void describe_dc_band(const ct_jpeg_frame *frame,
         band->first_dc[i] = frame->progressive ? dc >> scan->Al : dc;
         band->last_dc[i] = state->last_dc[i];
     }
-    band->body = band->tokens;
+    band->body = band->tokens; /* a view: the arrays stay the band's */
 }
 
 static int is_eob_run_symbol(int symbol)
@@ -225,7 +225,7 @@ int ct_jpeg_tokenize_band(const ct_jpeg_frame *frame,
         describe_refinement_band(&state, band);
         break;
     case DC_REFINEMENT:
-        band->body = band->tokens;
+        band->body = band->tokens; /* a view, as above */
         break;
     }
     if (sb->num_hist_rows > 0) {

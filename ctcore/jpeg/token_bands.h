@@ -36,8 +36,10 @@
 #include "entropy_internal.h"
 #include "frame.h"
 
-/* Counts of one band: one row of CT_JPEG_HUFFMAN_ALPHABET per histogram
- * row the scan uses (ct_jpeg_scan_bands.hist_row). */
+/* Symbol counts of one band: one row of CT_JPEG_HUFFMAN_ALPHABET per
+ * histogram row the scan uses (ct_jpeg_scan_bands.hist_row). They give
+ * both the scan's histogram and, once the codes are known, the band's
+ * coded bits. */
 typedef uint32_t ct_jpeg_band_counts[CT_JPEG_HUFFMAN_ALPHABET];
 
 typedef struct ct_jpeg_token_band {
@@ -46,7 +48,9 @@ typedef struct ct_jpeg_token_band {
      * view of it that is final (its body, refbits included). */
     ct_jpeg_scan_tokens tokens;
     ct_jpeg_scan_tokens body;
-    ct_jpeg_band_counts *counts;  /* of the body (owned) */
+    ct_jpeg_band_counts *counts;  /* of the body; Stitch adds its joint
+                                     (and the final joint in the last
+                                     band); owned */
     /* How the band begins and ends. Sequential and DC first scans: */
     size_t first_dc_token[CT_JPEG_MAX_COMPONENTS]; /* by scan position */
     int first_dc[CT_JPEG_MAX_COMPONENTS];          /* its DC value */

@@ -575,7 +575,15 @@ static const struct {
     {1000, 1000, 0, CT_JPEG_SUBSAMPLING_444, 1},
     {999, 777, 0, CT_JPEG_SUBSAMPLING_420, 0},
     {333, 2100, 1, CT_JPEG_SUBSAMPLING_DEFAULT, 0},
+    {1, 1, 1, CT_JPEG_SUBSAMPLING_DEFAULT, 2},
+    {1, 1, 0, CT_JPEG_SUBSAMPLING_420, 2},
+    {17, 23, 0, CT_JPEG_SUBSAMPLING_420, 1},
+    {9, 301, 0, CT_JPEG_SUBSAMPLING_422, 2},
+    {301, 9, 0, CT_JPEG_SUBSAMPLING_440, 0},
 };
+
+static const char *const subsampling_names[] = {"", " 444", " 440", " 422",
+                                                " 420"};
 
 static int run_synthetic(ct_pool *pool, int *total, int *failures,
                          int *listed)
@@ -592,9 +600,7 @@ static int run_synthetic(ct_pool *pool, int *total, int *failures,
                  (unsigned)synthetic_cases[i].width,
                  (unsigned)synthetic_cases[i].height,
                  synthetic_cases[i].gray ? "gray" : "color",
-                 synthetic_cases[i].subsampling == CT_JPEG_SUBSAMPLING_420
-                     ? " 420"
-                     : "",
+                 subsampling_names[synthetic_cases[i].subsampling],
                  synthetic_cases[i].progressive_level);
         encoded enc;
         memset(&enc, 0, sizeof(enc));
