@@ -9,11 +9,16 @@
 #include <gst/gst.h>
 
 #include "ctjpegenc.h"
+#include "ctlameenc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
-  return GST_ELEMENT_REGISTER (ctjpegenc, plugin);
+  gboolean registered = FALSE;
+
+  registered |= GST_ELEMENT_REGISTER (ctjpegenc, plugin);
+  registered |= GST_ELEMENT_REGISTER (ctlameenc, plugin);
+  return registered;
 }
 
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, ct,

@@ -1,0 +1,336 @@
+/*
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from LAME 3.100 libmp3lame/encoder.c (LGPL-2.0-or-later, the LAME
+ * project)
+ */
+#include "frame.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "bitstream.h"
+#include "lametag.h"
+#include "mdct.h"
+#include "psy.h"
+#include "quantize.h"
+
+/* adjust_ATH: auto-adjust of the ATH for low volume (Gabriel Bouvigne,
+ * 2001), from the loudness of the granule pair the psychoacoustic model
+ * measured. */
+static void adjust_ath(ct_mp3_state *gfc)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_ath *const ATH = &gfc->ATH;
+    float gr2_max, max_pow;
+
+    if (ATH->use_adjust == 0) {
+        ATH->adjust_factor = 1.0; /* no adjustment */
+        return;
+    }
+
+    /* loudness based on equal loudness curve; use granule with maximum
+     * combined loudness */
+    max_pow = gfc->ov_psy.loudness_sq[0][0];
+    gr2_max = gfc->ov_psy.loudness_sq[1][0];
+    if (cfg->channels_out == 2) {
+        max_pow += gfc->ov_psy.loudness_sq[0][1];
+        gr2_max += gfc->ov_psy.loudness_sq[1][1];
+    }
+    else {
+        max_pow += max_pow;
+        gr2_max += gr2_max;
+    }
+    if (cfg->mode_gr == 2) {
+        max_pow = max_pow > gr2_max ? max_pow : gr2_max;
+    }
+    max_pow *= 0.5; /* max_pow approaches 1.0 for full band noise */
+
+    /* user tuning of ATH adjustment region */
+    max_pow *= ATH->aa_sensitivity_p;
+
+    /* For an increase in approximate loudness, set ATH adjust to
+     * adjust_limit immediately after a delay of one frame. For a loudness
+     * decrease, reduce ATH adjust towards adjust_limit gradually. max_pow
+     * is a loudness squared or a power. */
+    if (max_pow > 0.03125) { /* ((1 - 0.000625)/ 31.98) from curve below */
+        if (ATH->adjust_factor >= 1.0) {
+            ATH->adjust_factor = 1.0;
+        }
+        else {
+            /* preceding frame has lower ATH adjust; ascend only to the
+             * preceding adjust_limit in case there is leading low volume */
+            if (ATH->adjust_factor < ATH->adjust_limit) {
+                ATH->adjust_factor = ATH->adjust_limit;
+            }
+        }
+        ATH->adjust_limit = 1.0;
+    }
+    else { /* adjustment curve: about 32 dB maximum adjust (0.000625) */
+        float const adj_lim_new = 31.98 * max_pow + 0.000625;
+        if (ATH->adjust_factor >= adj_lim_new) { /* descend gradually */
+            ATH->adjust_factor *= adj_lim_new * 0.075 + 0.925;
+            if (ATH->adjust_factor < adj_lim_new) { /* stop descent */
+                ATH->adjust_factor = adj_lim_new;
+            }
+        }
+        else { /* ascend */
+            if (ATH->adjust_limit >= adj_lim_new) {
+                ATH->adjust_factor = adj_lim_new;
+            }
+            else { /* preceding frame has lower ATH adjust; ascend only to
+                      the preceding adjust_limit */
+                if (ATH->adjust_factor < ATH->adjust_limit) {
+                    ATH->adjust_factor = ATH->adjust_limit;
+                }
+            }
+        }
+        ATH->adjust_limit = adj_lim_new;
+    }
+}
+
+/* lame_encode_frame_init: primes the polyphase filterbank and MDCT with a
+ * short block of the first samples. */
+static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int ch, gr;
+    float primebuff0[286 + 1152 + 576];
+    float primebuff1[286 + 1152 + 576];
+    int const framesize = 576 * cfg->mode_gr;
+    int i, j;
+
+    gfc->lame_encode_frame_init = 1;
+    memset(primebuff0, 0, sizeof(primebuff0));
+    memset(primebuff1, 0, sizeof(primebuff1));
+    for (i = 0, j = 0; i < 286 + 576 * (1 + cfg->mode_gr); ++i) {
+        if (i < framesize) {
+            primebuff0[i] = 0;
+            if (cfg->channels_out == 2)
+                primebuff1[i] = 0;
+        }
+        else {
+            primebuff0[i] = inbuf[0][j];
+            if (cfg->channels_out == 2)
+                primebuff1[i] = inbuf[1][j];
+            ++j;
+        }
+    }
+    /* polyphase filtering / mdct */
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            gfc->l3_side.tt[gr][ch].block_type = SHORT_TYPE;
+        }
+    }
+    ct_mp3_mdct_sub48(gfc, primebuff0, primebuff1);
+}
+
+/* Stage 1: the psychoacoustic model, one granule of look-ahead (mt 6/99):
+ * the FFT is centered over the next granule. */
+static int psychoacoustics(ct_mp3_state *gfc, const float *const inbuf[2],
+                           ct_mp3_frame *fr)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int gr, ch;
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        const float *bufp[2] = {0, 0};
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            bufp[ch] = &inbuf[ch][576 + gr * 576 - FFTOFFSET];
+        }
+        if (ct_mp3_psy_anal(gfc, bufp, gr, fr->masking_LR, fr->masking_MS,
+                            fr->pe[gr], fr->pe_MS[gr], fr->tot_ener[gr],
+                            fr->blocktype[gr]) != 0)
+            return -4;
+
+        if (cfg->mode == CT_MP3_JOINT_STEREO) {
+            fr->ms_ener_ratio[gr] = fr->tot_ener[gr][2] + fr->tot_ener[gr][3];
+            if (fr->ms_ener_ratio[gr] > 0)
+                fr->ms_ener_ratio[gr] = fr->tot_ener[gr][3] / fr->ms_ener_ratio[gr];
+        }
+
+        /* block type flags */
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
+            cod_info->block_type = fr->blocktype[gr][ch];
+            cod_info->mixed_block_flag = 0;
+        }
+    }
+    return 0;
+}
+
+/* Stage 3: M/S or L/R coding of the two stereo channels. */
+static void ms_decision(ct_mp3_state *gfc, const ct_mp3_frame *fr)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int gr, ch;
+
+    gfc->ov_enc.mode_ext = MPG_MD_LR_LR;
+
+    if (cfg->force_ms) {
+        gfc->ov_enc.mode_ext = MPG_MD_MS_LR;
+    }
+    else if (cfg->mode == CT_MP3_JOINT_STEREO) {
+        float sum_pe_MS = 0;
+        float sum_pe_LR = 0;
+        for (gr = 0; gr < cfg->mode_gr; gr++) {
+            for (ch = 0; ch < cfg->channels_out; ch++) {
+                sum_pe_MS += fr->pe_MS[gr][ch];
+                sum_pe_LR += fr->pe[gr][ch];
+            }
+        }
+
+        /* based on PE: M/S coding would not use much more bits than L/R */
+        if (sum_pe_MS <= 1.00 * sum_pe_LR) {
+            ct_mp3_gr_info const *const gi0 = &gfc->l3_side.tt[0][0];
+            ct_mp3_gr_info const *const gi1 = &gfc->l3_side.tt[cfg->mode_gr - 1][0];
+
+            if (gi0[0].block_type == gi0[1].block_type
+                && gi1[0].block_type == gi1[1].block_type) {
+                gfc->ov_enc.mode_ext = MPG_MD_MS_LR;
+            }
+        }
+    }
+}
+
+/* CBR and ABR: the pe, smoothed over 19 frames by a FIR filter, scales the
+ * frame's pe. */
+static void smooth_pe(ct_mp3_state *gfc, float pe_use[2][2])
+{
+    static const float fircoef[9] = {
+        -0.0207887 * 5, -0.0378413 * 5, -0.0432472 * 5, -0.031183 * 5,
+        7.79609e-18 * 5, 0.0467745 * 5, 0.10091 * 5, 0.151365 * 5,
+        0.187098 * 5
+    };
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    float *const pefirbuf = gfc->sv_enc.pefirbuf;
+    int i, gr, ch;
+    float f;
+
+    for (i = 0; i < 18; i++)
+        pefirbuf[i] = pefirbuf[i + 1];
+
+    f = 0.0;
+    for (gr = 0; gr < cfg->mode_gr; gr++)
+        for (ch = 0; ch < cfg->channels_out; ch++)
+            f += pe_use[gr][ch];
+    pefirbuf[18] = f;
+
+    f = pefirbuf[9];
+    for (i = 0; i < 9; i++)
+        f += (pefirbuf[i] + pefirbuf[18 - i]) * fircoef[i];
+
+    f = (670 * 5 * cfg->mode_gr * cfg->channels_out) / f;
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            pe_use[gr][ch] *= f;
+        }
+    }
+}
+
+/* sv_qnt.masking_lower as LAME's iteration loops leave it (they set it
+ * before each granule and channel, and only the next frame's psychoacoustic
+ * model reads it): CBR and ABR from the block type of the last granule and
+ * channel, VBR from mask_adjust alone. */
+static void set_masking_lower(ct_mp3_state *gfc)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    float masking_lower_db = gfc->sv_qnt.mask_adjust;
+
+    if (cfg->vbr == CT_MP3_VBR_OFF || cfg->vbr == CT_MP3_VBR_ABR) {
+        ct_mp3_gr_info const *const cod_info =
+            &gfc->l3_side.tt[cfg->mode_gr - 1][cfg->channels_out - 1];
+        if (cod_info->block_type == SHORT_TYPE)
+            masking_lower_db = gfc->sv_qnt.mask_adjust_short;
+    }
+    gfc->sv_qnt.masking_lower = pow(10.0, masking_lower_db * 0.1);
+}
+
+int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
+                        const float *inbuf_r, unsigned char *mp3buf,
+                        int mp3buf_size)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_frame fr;
+    ct_mp3_main_data md;
+    const ct_mp3_psy_ratio (*masking)[2];
+    float (*pe_use)[2];
+    const float *inbuf[2];
+    int mp3count;
+
+    memset(&fr, 0, sizeof(fr));
+    fr.ms_ener_ratio[0] = .5;
+    fr.ms_ener_ratio[1] = .5;
+
+    inbuf[0] = inbuf_l;
+    inbuf[1] = inbuf_r;
+
+    if (gfc->lame_encode_frame_init == 0) {
+        /* first run? */
+        encode_frame_init(gfc, inbuf);
+    }
+
+    /* padding method as described in "MPEG-Layer3 / Bitstream Syntax and
+     * Decoding" by Martin Sieler, Ralph Sperschneider; no padding for the
+     * very first frame (Robert Hegemann 2000-06-22) */
+    gfc->ov_enc.padding = 0;
+    if ((gfc->sv_enc.slot_lag -= gfc->sv_enc.frac_SpF) < 0) {
+        gfc->sv_enc.slot_lag += cfg->samplerate_out;
+        gfc->ov_enc.padding = 1;
+    }
+
+    /* Stage 1: psychoacoustic model */
+    if (psychoacoustics(gfc, inbuf, &fr) != 0)
+        return -4;
+
+    /* auto-adjust of ATH, useful for low volume */
+    adjust_ath(gfc);
+
+    /* Stage 2: polyphase filtering / MDCT */
+    ct_mp3_mdct_sub48(gfc, inbuf[0], inbuf[1]);
+
+    /* Stage 3: MS/LR decision */
+    ms_decision(gfc, &fr);
+    if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR) {
+        masking = (const ct_mp3_psy_ratio (*)[2]) fr.masking_MS;
+        pe_use = fr.pe_MS;
+    }
+    else {
+        masking = (const ct_mp3_psy_ratio (*)[2]) fr.masking_LR;
+        pe_use = fr.pe;
+    }
+
+    /* Stage 4: quantization loop */
+    switch (cfg->vbr) {
+    default:
+    case CT_MP3_VBR_OFF:
+        smooth_pe(gfc, pe_use);
+        ct_mp3_cbr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio, masking);
+        break;
+    case CT_MP3_VBR_ABR:
+        smooth_pe(gfc, pe_use);
+        ct_mp3_abr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio, masking);
+        break;
+    case CT_MP3_VBR_MT:
+    case CT_MP3_VBR_MTRH:
+        ct_mp3_vbr_new_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio,
+                                      masking);
+        break;
+    }
+
+    set_masking_lower(gfc);
+
+    /* Stage 5: bitstream formatting */
+    ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side, &md);
+    ct_mp3_format_bitstream(gfc, &md);
+
+    /* copy mp3 bit buffer into array */
+    mp3count = ct_mp3_copy_buffer(gfc, mp3buf, mp3buf_size, 1);
+
+    if (cfg->write_lame_tag) {
+        ct_mp3_add_vbr_frame(gfc);
+    }
+
+    ++gfc->ov_enc.frame_number;
+
+    return mp3count;
+}

@@ -1,0 +1,94 @@
+/*
+ * The psychoacoustic model (LAME's L3psycho_anal_vbr, which LAME 3.100 runs
+ * for every rate control: CBR, ABR and VBR). Per granule and channel
+ * (L, R and, in joint stereo, M and S) it computes the masking threshold
+ * and energy of every scalefactor band, the perceptual entropy, the block
+ * type and the energies of the four channels. Its results are one granule
+ * late: the call for granule g returns those of granule g - 1, because the
+ * block type of g - 1 depends on an attack in g.
+ *
+ * The work is split in two (the frame ring runs the first for many frames
+ * at once and the second in frame order):
+ *
+ *   ct_mp3_psy_prepare  STATELESS. Reads the granule's input and the
+ *                       per-encoder constants (cfg, cd_psy, ATH.eql_w),
+ *                       writes a ct_mp3_psy_granule: the long and short
+ *                       FFTs and their energies, the loudness, the
+ *                       high-passed peaks for the attack detection, the
+ *                       partition energies and the spreading function
+ *                       convolution (about 90 % of the model's time).
+ *                       The short block part is always computed; LAME
+ *                       computes it only for granules with an attack, with
+ *                       the same code, so the values are the same.
+ *   ct_mp3_psy_resolve  CARRIES STATE (sv_psy, ov_psy). Attack detection,
+ *                       block type choice, long block pre-echo control
+ *                       (nb_l1, nb_l2), masking_lower, M/S thresholds,
+ *                       partitions to scalefactor bands, short block
+ *                       pre-echo control and the perceptual entropy.
+ *                       Besides sv_psy it reads two values that other
+ *                       stages set: sv_qnt.masking_lower (quantization of
+ *                       the previous frame) and ATH.adjust_factor
+ *                       (adjust_ATH after the previous frame's model).
+ *   ct_mp3_psy_anal     prepare + resolve of one granule: L3psycho_anal_vbr.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from LAME 3.100 libmp3lame/psymodel.c and psymodel.h
+ * (LGPL-2.0-or-later, the LAME project)
+ */
+#ifndef CTCORE_MP3_PSY_H
+#define CTCORE_MP3_PSY_H
+
+#include "state.h"
+
+/* What ct_mp3_psy_prepare computes for one granule. Channel index chn:
+ * 0 L, 1 R, 2 M, 3 S (M and S only in joint stereo). */
+typedef struct ct_mp3_psy_granule {
+    /* energy of lines 11 .. HBLKSIZE - 1 of the long FFT */
+    float tot_ener[4];
+    /* loudness^2 approximation (for the ATH auto-adjustment), L and R */
+    float loudness_sq[2];
+    /* peak of the fs/4 high-passed signal in each ninth of the granule */
+    float en_subshort[4][9];
+    /* pulse-like signal detection: factor for each short block's thm */
+    float sub_short_factor[4][3];
+    /* long blocks, per partition: energy, spread masking threshold before
+     * pre-echo control, and the tonal limit max * minval * avg_mask */
+    float eb_l[4][CBANDS];
+    float ecb_l[4][CBANDS];
+    float lim_l[4][CBANDS];
+    /* short blocks, per block and partition: energy and threshold before
+     * masking_lower */
+    float eb_s[4][3][CBANDS];
+    float thr_s[4][3][CBANDS];
+} ct_mp3_psy_granule;
+
+/* psymodel_init: the model's constants (cd_psy; ATH.cb_l, cb_s, eql_w),
+ * its initial state (sv_psy), cfg->msfix and the ATH auto-adjustment's
+ * start values. Needs cfg, flags, scalefac_band. */
+void ct_mp3_psy_init(ct_mp3_state *gfc);
+
+/* Stateless: the analysis of the granule whose FFT window starts at
+ * buffer[ch] (576 + gr * 576 - FFTOFFSET into the frame's input; reads
+ * buffer[ch][0 .. BLKSIZE - 1]). */
+void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
+                        ct_mp3_psy_granule *pg);
+
+/* Carries state: finishes the granule pg and writes the results of the
+ * granule before it: masking_ratio[gr_out], masking_MS_ratio[gr_out] (joint
+ * stereo), percep_entropy, percep_MS_entropy, energy (the granule's four
+ * tot_ener), blocktype_d, ov_psy.loudness_sq[gr_out]. */
+void ct_mp3_psy_resolve(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
+                        int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
+                        ct_mp3_psy_ratio masking_MS_ratio[2][2],
+                        float percep_entropy[2], float percep_MS_entropy[2],
+                        float energy[4], int blocktype_d[2]);
+
+/* L3psycho_anal_vbr: ct_mp3_psy_prepare and ct_mp3_psy_resolve of one
+ * granule. Returns 0. */
+int ct_mp3_psy_anal(ct_mp3_state *gfc, const float *const buffer[2],
+                    int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
+                    ct_mp3_psy_ratio masking_MS_ratio[2][2],
+                    float percep_entropy[2], float percep_MS_entropy[2],
+                    float energy[4], int blocktype_d[2]);
+
+#endif

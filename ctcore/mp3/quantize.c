@@ -1,0 +1,495 @@
+/*
+ * The iteration loops of one frame: CBR, ABR and VBR ("new", vbr_mt and
+ * vbr_mtrh), with the bit allocation between granules and channels (on_pe,
+ * reduce_side, the ABR targets), the bitrate choice and the bit reservoir
+ * updates. See quantize.h for what depends on the reservoir.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from LAME 3.100 libmp3lame/quantize.c and quantize_pvt.c
+ * (LGPL-2.0-or-later, the LAME project).
+ */
+#include <string.h>
+
+#include "bitstream.h"
+#include "quantize.h"
+#include "reservoir.h"
+#include "util.h"
+
+/* convert from L/R <-> Mid/Side */
+static void ms_convert(ct_mp3_side_info *l3_side, int gr)
+{
+    int i;
+    for (i = 0; i < 576; ++i) {
+        float l, r;
+        l = l3_side->tt[gr][0].xr[i];
+        r = l3_side->tt[gr][1].xr[i];
+        l3_side->tt[gr][0].xr[i] = (l + r) * (float) (SQRT2 * 0.5);
+        l3_side->tt[gr][1].xr[i] = (l - r) * (float) (SQRT2 * 0.5);
+    }
+}
+
+/* on_pe: allocates the granule's bits among the channels by perceptual
+ * entropy; returns the granule's maximum. */
+static int on_pe(ct_mp3_state *gfc, const float pe[][2], int targ_bits[2], int mean_bits,
+                 int gr, int cbr)
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    int extra_bits = 0, tbits, bits;
+    int add_bits[2] = {0, 0};
+    int max_bits; /* maximum allowed bits for this granule */
+    int ch;
+
+    /* allocate targ_bits for granule */
+    ct_mp3_resv_max_bits(gfc, mean_bits, &tbits, &extra_bits, cbr);
+    max_bits = tbits + extra_bits;
+    if (max_bits > MAX_BITS_PER_GRANULE) /* hard limit per granule */
+        max_bits = MAX_BITS_PER_GRANULE;
+
+    for (bits = 0, ch = 0; ch < cfg->channels_out; ++ch) {
+        /* allocate bits for each channel */
+        targ_bits[ch] = tbits / cfg->channels_out;
+        if (targ_bits[ch] > MAX_BITS_PER_CHANNEL)
+            targ_bits[ch] = MAX_BITS_PER_CHANNEL;
+
+        add_bits[ch] = targ_bits[ch] * pe[gr][ch] / 700.0 - targ_bits[ch];
+
+        /* at most increase bits by 1.5*average */
+        if (add_bits[ch] > mean_bits * 3 / 4)
+            add_bits[ch] = mean_bits * 3 / 4;
+        if (add_bits[ch] < 0)
+            add_bits[ch] = 0;
+
+        if (add_bits[ch] + targ_bits[ch] > MAX_BITS_PER_CHANNEL) {
+            add_bits[ch] = MAX_BITS_PER_CHANNEL - targ_bits[ch];
+            if (add_bits[ch] < 0)
+                add_bits[ch] = 0;
+        }
+
+        bits += add_bits[ch];
+    }
+    if (bits > extra_bits && bits > 0) {
+        for (ch = 0; ch < cfg->channels_out; ++ch)
+            add_bits[ch] = extra_bits * add_bits[ch] / bits;
+    }
+
+    for (ch = 0; ch < cfg->channels_out; ++ch) {
+        targ_bits[ch] += add_bits[ch];
+        extra_bits -= add_bits[ch];
+    }
+
+    for (bits = 0, ch = 0; ch < cfg->channels_out; ++ch)
+        bits += targ_bits[ch];
+    if (bits > MAX_BITS_PER_GRANULE) {
+        for (ch = 0; ch < cfg->channels_out; ++ch) {
+            targ_bits[ch] *= MAX_BITS_PER_GRANULE;
+            targ_bits[ch] /= bits;
+        }
+    }
+
+    return max_bits;
+}
+
+/* reduce_side: moves bits from the side to the mid channel by the energy
+ * ratio ms_ener_ratio (0: 66/33 mid/side, .5: 50/50). */
+static void reduce_side(int targ_bits[2], float ms_ener_ratio, int mean_bits, int max_bits)
+{
+    int move_bits;
+    float fac;
+
+    fac = .33 * (.5 - ms_ener_ratio) / .5;
+    if (fac < 0)
+        fac = 0;
+    if (fac > .5)
+        fac = .5;
+
+    /* number of bits to move from side channel to mid channel */
+    move_bits = fac * .5 * (targ_bits[0] + targ_bits[1]);
+
+    if (move_bits > MAX_BITS_PER_CHANNEL - targ_bits[0])
+        move_bits = MAX_BITS_PER_CHANNEL - targ_bits[0];
+    if (move_bits < 0)
+        move_bits = 0;
+
+    if (targ_bits[1] >= 125) {
+        /* dont reduce side channel below 125 bits */
+        if (targ_bits[1] - move_bits > 125) {
+            /* if mid channel already has 2x more than average, dont bother;
+             * mean_bits = bits per granule (for both channels) */
+            if (targ_bits[0] < mean_bits)
+                targ_bits[0] += move_bits;
+            targ_bits[1] -= move_bits;
+        } else {
+            targ_bits[0] += targ_bits[1] - 125;
+            targ_bits[1] = 125;
+        }
+    }
+
+    move_bits = targ_bits[0] + targ_bits[1];
+    if (move_bits > max_bits) {
+        targ_bits[0] = (max_bits * targ_bits[0]) / move_bits;
+        targ_bits[1] = (max_bits * targ_bits[1]) / move_bits;
+    }
+}
+
+/* iteration_finish_one: the final scalefactor storage and region division
+ * of a granule, and its bits out of the reservoir. */
+static void iteration_finish_one(ct_mp3_state *gfc, int gr, int ch)
+{
+    ct_mp3_side_info *const l3_side = &gfc->l3_side;
+    ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
+
+    ct_mp3_best_scalefac_store(gfc, gr, ch, l3_side);
+
+    if (gfc->cfg.use_best_huffman == 1)
+        ct_mp3_best_huffman_divide(gfc, cod_info);
+
+    ct_mp3_resv_adjust(gfc, cod_info);
+}
+
+/* get_framebits: the frame bits each bitrate index would give (with the
+ * reservoir). Leaves ResvMax at the value of vbr_max_bitrate_index. */
+static void get_framebits(ct_mp3_state *gfc, int frameBits[15])
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    ct_mp3_enc_result *const eov = &gfc->ov_enc;
+    int bitsPerFrame, i;
+
+    for (i = 1; i <= cfg->vbr_max_bitrate_index; i++) {
+        eov->bitrate_index = i;
+        frameBits[i] = ct_mp3_resv_frame_begin(gfc, &bitsPerFrame);
+    }
+}
+
+void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
+                        const ct_mp3_psy_ratio ratio[2][2], ct_mp3_vbr_work *work)
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    int gr, ch;
+
+    work->analog_silence = 1;
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        if (mode_ext == MPG_MD_MS_LR)
+            ms_convert(l3_side, gr);
+        for (ch = 0; ch < cfg->channels_out; ++ch) {
+            ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
+
+            ct_mp3_init_outer_loop(gfc, cod_info);
+            if (0 != ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, work->l3_xmin[gr][ch]))
+                work->analog_silence = 0;
+        }
+    }
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
+            /* init_outer_loop sets up cod_info, scalefac and xrpow */
+            work->active[gr][ch] = ct_mp3_init_xrpow(cod_info, work->xrpow[gr][ch]);
+        }
+    }
+}
+
+/*
+ * VBR_new_prepare's reservoir part (the bit budget of each granule, as
+ * on_pe allots it within the largest frame) and the rest of
+ * VBR_new_iteration_loop: fitting the frame, the smallest bitrate that
+ * holds it (or, with a reservoir to fill, the largest whose unused bits fit
+ * into it), the reservoir update.
+ */
+void ct_mp3_vbr_commit_frame(ct_mp3_state *gfc, const float pe[2][2], ct_mp3_vbr_work *work)
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    ct_mp3_enc_result *const eov = &gfc->ov_enc;
+    ct_mp3_side_info *const l3_side = &gfc->l3_side;
+    int frameBits[15];
+    int used_bits;
+    int max_bits[2][2];
+    int ch, gr, pad;
+    int avg, bits = 0;
+    int maximum_framebits;
+    int i, j;
+
+    eov->bitrate_index = cfg->vbr_max_bitrate_index;
+    (void) ct_mp3_resv_frame_begin(gfc, &avg);
+    pad = gfc->sv_enc.ResvMax;
+
+    get_framebits(gfc, frameBits);
+    maximum_framebits = frameBits[cfg->vbr_max_bitrate_index];
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        int targ_bits[2] = {0, 0};
+        (void) on_pe(gfc, pe, targ_bits, avg, gr, 0);
+        for (ch = 0; ch < cfg->channels_out; ++ch) {
+            max_bits[gr][ch] = targ_bits[ch];
+            bits += max_bits[gr][ch];
+        }
+    }
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            if (bits > maximum_framebits && bits > 0) {
+                max_bits[gr][ch] *= maximum_framebits;
+                max_bits[gr][ch] /= bits;
+            }
+            if (!work->active[gr][ch])
+                max_bits[gr][ch] = 0; /* silent granule needs no bits */
+        }
+    }
+    if (work->analog_silence)
+        pad = 0;
+
+    used_bits = ct_mp3_vbr_fit_frame(gfc, l3_side, work, (const int (*)[2]) max_bits);
+
+    /* find lowest bitrate able to hold used bits */
+    if (work->analog_silence && !cfg->enforce_min_bitrate) {
+        /* we detected analog silence and the user did not specify any hard
+         * framesize limit, so start with smallest possible frame */
+        i = 1;
+    } else {
+        i = cfg->vbr_min_bitrate_index;
+    }
+
+    for (; i < cfg->vbr_max_bitrate_index; i++) {
+        if (used_bits <= frameBits[i])
+            break;
+    }
+    if (i > cfg->vbr_max_bitrate_index)
+        i = cfg->vbr_max_bitrate_index;
+    if (pad > 0) {
+        for (j = cfg->vbr_max_bitrate_index; j > i; --j) {
+            int const unused = frameBits[j] - used_bits;
+            if (unused <= pad)
+                break;
+        }
+        eov->bitrate_index = j;
+    } else {
+        eov->bitrate_index = i;
+    }
+
+    /* update Reservoir status (LAME stops with an internal error if the
+     * bits do not fit frameBits[bitrate_index], which cannot happen) */
+    {
+        int mean_bits;
+        (void) ct_mp3_resv_frame_begin(gfc, &mean_bits);
+        for (gr = 0; gr < cfg->mode_gr; gr++) {
+            for (ch = 0; ch < cfg->channels_out; ch++)
+                ct_mp3_resv_adjust(gfc, &l3_side->tt[gr][ch]);
+        }
+        ct_mp3_resv_frame_end(gfc, mean_bits);
+    }
+}
+
+void ct_mp3_vbr_new_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                                   const float ms_ener_ratio[2],
+                                   const ct_mp3_psy_ratio ratio[2][2])
+{
+    ct_mp3_vbr_work work;
+
+    (void) ms_ener_ratio; /* not used */
+
+    memset(&work, 0, sizeof(work));
+    ct_mp3_vbr_prepare(gfc, gfc->ov_enc.mode_ext, &gfc->l3_side, ratio, &work);
+    ct_mp3_vbr_search_frame(gfc, &gfc->l3_side, &work);
+    ct_mp3_vbr_commit_frame(gfc, pe, &work);
+}
+
+/* calc_target_bits: the target bits of each granule for ABR, and the bits
+ * of an analog silent granule. */
+static void calc_target_bits(ct_mp3_state *gfc, const float pe[2][2],
+                             const float ms_ener_ratio[2], int targ_bits[2][2],
+                             int *analog_silence_bits, int *max_frame_bits)
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    ct_mp3_enc_result *const eov = &gfc->ov_enc;
+    const ct_mp3_side_info *const l3_side = &gfc->l3_side;
+    float res_factor;
+    int gr, ch, totbits, mean_bits;
+    int framesize = 576 * cfg->mode_gr;
+
+    eov->bitrate_index = cfg->vbr_max_bitrate_index;
+    *max_frame_bits = ct_mp3_resv_frame_begin(gfc, &mean_bits);
+
+    eov->bitrate_index = 1;
+    mean_bits = ct_mp3_getframebits(gfc) - cfg->sideinfo_len * 8;
+    *analog_silence_bits = mean_bits / (cfg->mode_gr * cfg->channels_out);
+
+    mean_bits = cfg->vbr_avg_bitrate_kbps * framesize * 1000;
+    mean_bits /= cfg->samplerate_out;
+    mean_bits -= cfg->sideinfo_len * 8;
+    mean_bits /= (cfg->mode_gr * cfg->channels_out);
+
+    /*
+     * res_factor is the percentage of the target bitrate that should be
+     * used on average; the rest is added to the reservoir for difficult
+     * frames:
+     *   compression ratio    res_factor
+     *   5.5  (256kbps)         1.0      no need for bitreservoir
+     *   11   (128kbps)         .93      7% held for reservoir
+     * with linear interpolation for other values.
+     */
+    res_factor = .93 + .07 * (11.0 - cfg->compression_ratio) / (11.0 - 5.5);
+    if (res_factor < .90)
+        res_factor = .90;
+    if (res_factor > 1.00)
+        res_factor = 1.00;
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        int sum = 0;
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            targ_bits[gr][ch] = res_factor * mean_bits;
+
+            if (pe[gr][ch] > 700) {
+                int add_bits = (pe[gr][ch] - 700) / 1.4;
+
+                const ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
+                targ_bits[gr][ch] = res_factor * mean_bits;
+
+                /* short blocks use a little extra, no matter what the pe */
+                if (cod_info->block_type == SHORT_TYPE) {
+                    if (add_bits < mean_bits / 2)
+                        add_bits = mean_bits / 2;
+                }
+                /* at most increase bits by 1.5*average */
+                if (add_bits > mean_bits * 3 / 2)
+                    add_bits = mean_bits * 3 / 2;
+                else if (add_bits < 0)
+                    add_bits = 0;
+
+                targ_bits[gr][ch] += add_bits;
+            }
+            if (targ_bits[gr][ch] > MAX_BITS_PER_CHANNEL)
+                targ_bits[gr][ch] = MAX_BITS_PER_CHANNEL;
+            sum += targ_bits[gr][ch];
+        }
+        if (sum > MAX_BITS_PER_GRANULE) {
+            for (ch = 0; ch < cfg->channels_out; ++ch) {
+                targ_bits[gr][ch] *= MAX_BITS_PER_GRANULE;
+                targ_bits[gr][ch] /= sum;
+            }
+        }
+    }
+
+    if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR) {
+        for (gr = 0; gr < cfg->mode_gr; gr++) {
+            reduce_side(targ_bits[gr], ms_ener_ratio[gr], mean_bits * cfg->channels_out,
+                        MAX_BITS_PER_GRANULE);
+        }
+    }
+
+    /* sum target bits */
+    totbits = 0;
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            if (targ_bits[gr][ch] > MAX_BITS_PER_CHANNEL)
+                targ_bits[gr][ch] = MAX_BITS_PER_CHANNEL;
+            totbits += targ_bits[gr][ch];
+        }
+    }
+
+    /* repartion target bits if needed */
+    if (totbits > *max_frame_bits && totbits > 0) {
+        for (gr = 0; gr < cfg->mode_gr; gr++) {
+            for (ch = 0; ch < cfg->channels_out; ch++) {
+                targ_bits[gr][ch] *= *max_frame_bits;
+                targ_bits[gr][ch] /= totbits;
+            }
+        }
+    }
+}
+
+/* ABR_iteration_loop: encode a frame with a desired average bitrate. */
+void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2])
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    ct_mp3_enc_result *const eov = &gfc->ov_enc;
+    float l3_xmin[SFBMAX];
+    float xrpow[576];
+    int targ_bits[2][2];
+    int mean_bits, max_frame_bits;
+    int ch, gr, ath_over;
+    int analog_silence_bits;
+    ct_mp3_gr_info *cod_info;
+    ct_mp3_side_info *const l3_side = &gfc->l3_side;
+
+    mean_bits = 0;
+
+    calc_target_bits(gfc, pe, ms_ener_ratio, targ_bits, &analog_silence_bits, &max_frame_bits);
+
+    /* encode granules */
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR)
+            ms_convert(&gfc->l3_side, gr);
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            cod_info = &l3_side->tt[gr][ch];
+
+            /* cod_info, scalefac and xrpow get initialized in
+             * init_outer_loop */
+            ct_mp3_init_outer_loop(gfc, cod_info);
+            if (ct_mp3_init_xrpow(cod_info, xrpow)) {
+                /* xr contains energy we will have to encode: calculate the
+                 * masking abilities, find some good quantization in
+                 * outer_loop */
+                ath_over = ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, l3_xmin);
+                if (0 == ath_over) /* analog silence */
+                    targ_bits[gr][ch] = analog_silence_bits;
+
+                (void) ct_mp3_outer_loop(gfc, cod_info, l3_xmin, xrpow, ch, targ_bits[gr][ch]);
+            }
+            iteration_finish_one(gfc, gr, ch);
+        }
+    }
+
+    /* find a bitrate which can refill the reservoir to positive size */
+    for (eov->bitrate_index = cfg->vbr_min_bitrate_index;
+         eov->bitrate_index <= cfg->vbr_max_bitrate_index; eov->bitrate_index++) {
+        if (ct_mp3_resv_frame_begin(gfc, &mean_bits) >= 0)
+            break;
+    }
+
+    ct_mp3_resv_frame_end(gfc, mean_bits);
+}
+
+/* CBR_iteration_loop: encodes one frame with constant bitrate. */
+void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2])
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    float l3_xmin[SFBMAX];
+    float xrpow[576];
+    int targ_bits[2];
+    int mean_bits, max_bits;
+    int gr, ch;
+    ct_mp3_side_info *const l3_side = &gfc->l3_side;
+    ct_mp3_gr_info *cod_info;
+
+    (void) ct_mp3_resv_frame_begin(gfc, &mean_bits);
+
+    /* quantize! */
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        /* calculate needed bits */
+        max_bits = on_pe(gfc, pe, targ_bits, mean_bits, gr, gr);
+
+        if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR) {
+            ms_convert(&gfc->l3_side, gr);
+            reduce_side(targ_bits, ms_ener_ratio[gr], mean_bits, max_bits);
+        }
+
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            cod_info = &l3_side->tt[gr][ch];
+
+            /* init_outer_loop sets up cod_info, scalefac and xrpow */
+            ct_mp3_init_outer_loop(gfc, cod_info);
+            if (ct_mp3_init_xrpow(cod_info, xrpow)) {
+                /* xr contains energy we will have to encode: calculate the
+                 * masking abilities, find some good quantization in
+                 * outer_loop */
+                (void) ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, l3_xmin);
+                (void) ct_mp3_outer_loop(gfc, cod_info, l3_xmin, xrpow, ch, targ_bits[ch]);
+            }
+
+            iteration_finish_one(gfc, gr, ch);
+        }
+    }
+
+    ct_mp3_resv_frame_end(gfc, mean_bits);
+}

@@ -1,0 +1,177 @@
+/*
+ * Quantization: the iteration loops that turn a granule's MDCT lines (xr)
+ * and its masking (ratio, pe) into quantized lines (l3_enc), scalefactors,
+ * global gain, Huffman table choice and bit counts, and the bit allocation
+ * between granules, channels and the bit reservoir.
+ *
+ *   quantize.c        the loops per rate control (CBR, ABR, VBR "new"),
+ *                     bit allocation (on_pe, reduce_side, ABR targets),
+ *                     bitrate choice and the reservoir commit
+ *   quantize_outer.c  CBR/ABR granule search: init_outer_loop, init_xrpow,
+ *                     bin_search_StepSize, outer_loop and its noise shaping
+ *   quantize_noise.c  allowed distortion (calc_xmin, athAdjust) and the
+ *                     quantization noise (calc_noise)
+ *   quantize_init.c   iteration_init: the ATH per scalefactor band, the
+ *                     power tables, the nspsytune band factors
+ *   vbr_search.c      VBR granule search (LAME's vbrquantize.c, vbr_mtrh)
+ *   takehiro.c        quantization of xr^3/4, Huffman bit counting, table
+ *                     choice, region division, scalefactor storage
+ *
+ * What depends on the bit reservoir (the one dependency from the bitstream
+ * of frame N to the quantization of frame N+1):
+ *
+ *   VBR: nothing of the search. Per frame, ct_mp3_vbr_prepare (M/S
+ *   conversion, init_outer_loop, calc_xmin, xr^3/4) and
+ *   ct_mp3_vbr_search_frame (the scalefactor search, the first
+ *   quantization and bit count of every granule) are functions of the
+ *   frame's own input (xr, block types, ratio, mode_ext) and of the
+ *   configuration; the per-encoder inputs they read (ATH, longfact,
+ *   shortfact, sfb21_extra, bv_scf, qtab) are fixed after init, except
+ *   ATH.adjust_factor, which the psychoacoustic stage sets per frame. Only
+ *   ct_mp3_vbr_commit_frame needs the reservoir: it computes the bit budget
+ *   (max_bits, from ResvFrameBegin/ResvMaxBits and the frame's pe), redoes
+ *   a granule's quantization (outOfBitsStrategy) only when the frame's
+ *   "as is" result does not fit that budget, picks the bitrate and updates
+ *   the reservoir.
+ *
+ *   CBR and ABR: the target bits of every granule come from the reservoir
+ *   (CBR: on_pe/ResvMaxBits; ABR: the maximum frame size), and the binary
+ *   step size search starts where the previous granule of the channel
+ *   ended (sv_qnt.OldValue, sv_qnt.CurrentStep), so outer_loop is serial.
+ *   M/S conversion, init_outer_loop, init_xrpow and calc_xmin are not: they
+ *   depend on the frame alone. sv_qnt.pseudohalf is scratch of the granule
+ *   in outer_loop. ResvMaxBits also sets or clears bit 0x80 of
+ *   sv_qnt.substep_shaping (read only by trancate_smallspectrums, which
+ *   our settings never run).
+ *
+ * Settings the port reaches (presets and lame_init_qval): quant_comp and
+ * quant_comp_short are always 9, noise_shaping_amp is 0, 1 or 2 (never 3:
+ * no refine pass), substep_shaping is 0 or 2 (never bit 1 or 4: no
+ * trancate_smallspectrums), use_best_huffman is 0 or 1 (never 2), vbr is
+ * off, abr, mt or mtrh (never rh: no psfb21_analogsilence, no VBR-old
+ * loop), free format is off.
+ *
+ * Left out as write-only in LAME 3.100: sv_qnt.masking_lower (set from
+ * mask_adjust/mask_adjust_short before each granule, read nowhere).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from LAME 3.100 libmp3lame/quantize.h, quantize_pvt.h and
+ * vbrquantize.h (LGPL-2.0-or-later, the LAME project).
+ */
+#ifndef CTCORE_MP3_QUANTIZE_H
+#define CTCORE_MP3_QUANTIZE_H
+
+#include "state.h"
+
+/* ---- quantize_init.c ---------------------------------------------------- */
+
+/* iteration_init: compute_ath, the power tables, Huffman region tables,
+ * longfact/shortfact; once, after the configuration is set. */
+void ct_mp3_iteration_init(ct_mp3_state *gfc);
+
+/* ---- quantize.c: the iteration loops (called once per frame) ----------- */
+
+void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2]);
+void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2]);
+/* vbr_mt and vbr_mtrh: ct_mp3_vbr_prepare, ct_mp3_vbr_search_frame and
+ * ct_mp3_vbr_commit_frame in a row, on a ct_mp3_vbr_work of its own. */
+void ct_mp3_vbr_new_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                                   const float ms_ener_ratio[2],
+                                   const ct_mp3_psy_ratio ratio[2][2]);
+
+/* The VBR frame between its three steps. */
+typedef struct ct_mp3_vbr_work {
+    float l3_xmin[2][2][SFBMAX];  /* allowed distortion per band */
+    float xrpow[2][2][576];       /* |xr|^3/4 */
+    int active[2][2];             /* granule has energy to quantize */
+    int analog_silence;           /* no band above the ATH in the frame */
+    int sfwork[2][2][SFBMAX];     /* the search's scalefactors */
+    int vbrsfmin[2][2][SFBMAX];   /* smallest allowed scalefactors */
+    int mingain_l[2][2];          /* largest vbrsfmin of the granule */
+    int mingain_s[2][2][3];       /* the same per short window */
+    int use_nbits_ch[2][2];       /* bits of the "as is" quantization */
+} ct_mp3_vbr_work;
+
+/* Frame-local (no reservoir): M/S conversion of l3_side->tt[][].xr when
+ * mode_ext is MPG_MD_MS_LR, init_outer_loop, calc_xmin, init_xrpow. Reads
+ * of gfc: cfg, scalefac_band, ATH, sv_qnt.longfact/shortfact/sfb21_extra,
+ * cd_psy.decay. */
+void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
+                        const ct_mp3_psy_ratio ratio[2][2], ct_mp3_vbr_work *work);
+/* The reservoir step: bit budget from pe and the reservoir, fitting the
+ * frame into it (ct_mp3_vbr_fit_frame), bitrate choice, reservoir update. */
+void ct_mp3_vbr_commit_frame(ct_mp3_state *gfc, const float pe[2][2],
+                             ct_mp3_vbr_work *work);
+
+/* ---- quantize_outer.c --------------------------------------------------- */
+
+void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *cod_info);
+/* 1 if there is energy to quantize (xrpow set), else 0 (l3_enc zeroed). */
+int ct_mp3_init_xrpow(ct_mp3_gr_info *cod_info, float xrpow[576]);
+/* CBR/ABR: the best quantization within targ_bits; returns the number of
+ * distorted bands (100 without noise shaping). Resets and uses
+ * sv_qnt.pseudohalf (substep shaping) and the binary search's start
+ * sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch]. */
+int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
+                      const float *l3_xmin, float xrpow[576], int ch,
+                      int targ_bits);
+
+/* ---- quantize_noise.c --------------------------------------------------- */
+
+typedef struct ct_mp3_noise_result { /* calc_noise_result */
+    float over_noise; /* sum of quantization noise > masking */
+    float tot_noise;  /* sum of all quantization noise */
+    float max_noise;  /* max quantization noise */
+    int over_count;   /* number of quantization noise > masking */
+    int over_SSD;     /* SSD-like cost of distorted bands */
+    int bits;
+} ct_mp3_noise_result;
+
+/* calc_noise_data: noise values of the previous call, reused where a band's
+ * step did not change. */
+typedef struct ct_mp3_noise_data {
+    int global_gain;
+    int sfb_count1;
+    int step[39];
+    float noise[39];
+    float noise_log[39];
+} ct_mp3_noise_data;
+
+int ct_mp3_calc_xmin(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *ratio,
+                     ct_mp3_gr_info *cod_info, float *pxmin);
+int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab,
+                      const ct_mp3_gr_info *cod_info, const float *l3_xmin,
+                      float *distort, ct_mp3_noise_result *res,
+                      ct_mp3_noise_data *prev_noise);
+
+/* ---- vbr_search.c ------------------------------------------------------- */
+
+/* The search and the "as is" quantization of every active granule of
+ * l3_side (VBR_encode_frame up to its first bit check, with the final
+ * scalefactor storage and region division); no reservoir input. Reads of
+ * gfc: cfg, scalefac_band, sv_qnt.bv_scf, qtab. */
+void ct_mp3_vbr_search_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
+                             ct_mp3_vbr_work *work);
+/* The rest of VBR_encode_frame: fits the frame into max_bits (granules
+ * with max_bits 0 are silent), re-searching granules only when it does not
+ * fit. Returns the bits used. */
+int ct_mp3_vbr_fit_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
+                         ct_mp3_vbr_work *work, const int max_bits[2][2]);
+
+/* ---- takehiro.c --------------------------------------------------------- */
+
+int ct_mp3_count_bits(const ct_mp3_state *gfc, const float *xr,
+                      ct_mp3_gr_info *gi, ct_mp3_noise_data *prev_noise);
+int ct_mp3_noquant_count_bits(const ct_mp3_state *gfc, ct_mp3_gr_info *gi,
+                              ct_mp3_noise_data *prev_noise);
+void ct_mp3_best_huffman_divide(const ct_mp3_state *gfc, ct_mp3_gr_info *gi);
+void ct_mp3_best_scalefac_store(const ct_mp3_state *gfc, int gr, int ch,
+                                ct_mp3_side_info *l3_side);
+int ct_mp3_scale_bitcount(const ct_mp3_state *gfc, ct_mp3_gr_info *cod_info);
+void ct_mp3_huffman_init(ct_mp3_state *gfc);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * The MP3 encoder's API contract, without a reference encoder: the bytes do
+ * not depend on how the input is split into ct_mp3_send_samples calls, a
+ * reset stream repeats the first one, the packets are whole frames in
+ * order, and the calls out of order are refused.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctcore/mp3.h"
+
+static int failures;
+
+#define CHECK(cond, ...) \
+    do { \
+        if (!(cond)) { \
+            printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+            printf(__VA_ARGS__); \
+            printf("\n"); \
+            failures++; \
+        } \
+    } while (0)
+
+typedef struct stream {
+    unsigned char *data;
+    size_t size;
+    int packets, tag_packets;
+    int64_t next_sample; /* first_sample the next audio packet must have */
+    int order_ok;
+    int has_tag; /* ct_mp3_lametag gave a frame (LAME drops the tag when it
+                    does not fit its frame, e.g. 32 kbit/s at 16 kHz) */
+} stream;
+
+static void put(stream *s, const ct_mp3_packet *p)
+{
+    s->data = realloc(s->data, s->size + p->size);
+    memcpy(s->data + s->size, p->data, p->size);
+    s->size += p->size;
+    s->packets++;
+    if (p->num_samples == 0) {
+        s->tag_packets++;
+    }
+    else {
+        if (p->first_sample < s->next_sample)
+            s->order_ok = 0;
+        s->next_sample = p->first_sample + 1;
+    }
+    if (p->size < 4 || p->data[0] != 0xFF || (p->data[1] & 0xE0) != 0xE0)
+        s->order_ok = 0;
+}
+
+static int receive_all(ct_mp3_encoder *enc, stream *s)
+{
+    ct_mp3_packet p;
+    int ret;
+    while ((ret = ct_mp3_receive_packet(enc, &p)) == CT_OK)
+        put(s, &p);
+    return ret;
+}
+
+/* Encodes pcm in pieces of `piece` samples (0: one call). */
+static void encode(ct_mp3_encoder *enc, const int16_t *pcm, long frames, int channels,
+                   long piece, stream *s)
+{
+    ct_mp3_packet tag;
+    long pos;
+    int ret;
+    memset(s, 0, sizeof(*s));
+    s->order_ok = 1;
+    if (piece == 0)
+        piece = frames;
+    for (pos = 0; pos < frames; pos += piece) {
+        long n = frames - pos < piece ? frames - pos : piece;
+        ret = ct_mp3_send_samples(enc, pcm + pos * channels, (size_t) n);
+        CHECK(ret == CT_OK, "send_samples: %d", ret);
+        ret = receive_all(enc, s);
+        CHECK(ret == CT_EAGAIN, "receive before drain: %d", ret);
+    }
+    CHECK(ct_mp3_lametag(enc, &tag) == CT_ESTATE, "lametag before drain");
+    ret = ct_mp3_drain(enc);
+    CHECK(ret == CT_OK, "drain: %d", ret);
+    CHECK(ct_mp3_send_samples(enc, pcm, 1) == CT_ESTATE, "send after drain");
+    ret = receive_all(enc, s);
+    CHECK(ret == CT_EOF, "receive after drain: %d", ret);
+    CHECK(ct_mp3_receive_packet(enc, &tag) == CT_EOF, "receive after EOF");
+    ret = ct_mp3_lametag(enc, &tag);
+    CHECK(ret == CT_OK || ret == CT_EUNSUPPORTED, "lametag: %d", ret);
+    s->has_tag = ret == CT_OK;
+    if (ret == CT_OK && s->size >= tag.size)
+        memcpy(s->data, tag.data, tag.size);
+}
+
+static void run(const char *name, ct_mp3_settings *cs, const int16_t *pcm, long frames)
+{
+    static const long pieces[] = {0, 1, 577, 1152, 4095};
+    stream first, other;
+    ct_mp3_encoder *enc;
+    char err[200];
+    size_t i;
+    int ret = ct_mp3_encoder_new(NULL, cs, &enc, err, sizeof(err));
+    CHECK(ret == CT_OK, "%s: encoder_new: %s", name, err);
+    if (ret != CT_OK)
+        return;
+
+    encode(enc, pcm, frames, cs->channels, 0, &first);
+    CHECK(first.order_ok, "%s: packets out of order or not frames", name);
+    CHECK(first.tag_packets == first.has_tag, "%s: %d tag packets", name,
+          first.tag_packets);
+    CHECK(cs->lametag || !first.has_tag, "%s: a tag without lametag", name);
+    for (i = 1; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+        ct_mp3_reset(enc);
+        encode(enc, pcm, frames, cs->channels, pieces[i], &other);
+        CHECK(other.size == first.size && !memcmp(other.data, first.data, first.size),
+              "%s: pieces of %ld samples after reset: other bytes", name, pieces[i]);
+        free(other.data);
+    }
+    printf("%s %s: %zu bytes, %d packets, delay %d, output rate %d\n",
+           failures ? "..." : "ok ", name, first.size, first.packets,
+           ct_mp3_encoder_delay(enc), ct_mp3_output_rate(enc));
+    free(first.data);
+    ct_mp3_encoder_free(enc);
+}
+
+int main(void)
+{
+    const long frames = 3 * 44100 + 123;
+    int16_t *pcm = malloc(sizeof(int16_t) * 2 * (size_t) frames);
+    ct_mp3_settings cs;
+    ct_mp3_encoder *enc;
+    char err[200];
+    long i;
+
+    for (i = 0; i < frames; i++) {
+        pcm[2 * i] = (int16_t) lrint(12000 * sin(i * 0.031) + 3000 * sin(i * 0.9));
+        pcm[2 * i + 1] = (int16_t) lrint(9000 * sin(i * 0.047));
+    }
+
+    ct_mp3_settings_default(&cs);
+    run("-V 4", &cs, pcm, frames);
+    cs.rate_control = CT_MP3_CBR;
+    cs.bitrate = 128;
+    run("-b 128", &cs, pcm, frames);
+    cs.bitrate = 32; /* resampled to 22.05 kHz MPEG-2 */
+    run("-b 32", &cs, pcm, frames);
+    cs.bitrate = 128;
+    cs.lametag = 0;
+    run("-b 128 -t", &cs, pcm, frames);
+
+    ct_mp3_settings_default(&cs);
+    cs.sample_rate = 12345;
+    CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
+          "sample rate 12345 accepted");
+    ct_mp3_settings_default(&cs);
+    cs.channels = 3;
+    CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
+          "3 channels accepted");
+
+    free(pcm);
+    printf("%s\n", failures ? "FAILED" : "all passed");
+    return failures ? 1 : 0;
+}
