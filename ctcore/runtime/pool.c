@@ -4,7 +4,9 @@
  * threads sleep on a condition variable. ct_pool_run_stage() publishes a
  * stage under the pool's lock, wakes them, works on the stage itself as
  * worker 0, then waits until every pool thread it asked for has left the
- * stage (the join).
+ * stage (the join). A thread with no stage to take part in runs the ready
+ * tasks of pipelines (pipeline.c), one at a time, and sleeps when there are
+ * none: each new task wakes at most one sleeping thread.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -35,14 +37,33 @@ struct ct_pool {
 
     /* `lock` guards every field below it. */
     pthread_mutex_t lock;
-    pthread_cond_t stage_published; /* pool threads wait here between stages */
+    /* Pool threads wait here between stages; a ready pipeline task also
+     * signals it, to one thread. */
+    pthread_cond_t stage_published;
     pthread_cond_t stage_left;      /* the caller waits here for the join */
     ct_stage *stage;                /* the stage being run, NULL between */
     unsigned long stage_serial;     /* counts published stages */
     int stage_workers;    /* workers 0..stage_workers-1 take part in it */
     int threads_in_stage; /* pool threads that take part and have not left */
     bool shutting_down;
+
+    /* Pipelines with a ready task, in turn order. */
+    ct_pool_queue_link *first_pipeline, *last_pipeline;
+    int threads_sleeping; /* pool threads waiting on stage_published */
+    int wakes_pending;    /* signals for tasks that no thread took up yet */
 };
+
+/* With the lock held: waits for a stage or a task, or to shut down. */
+static void wait_for_work(ct_pool *pool)
+{
+    pool->threads_sleeping++;
+    pthread_cond_wait(&pool->stage_published, &pool->lock);
+    pool->threads_sleeping--;
+    /* Any waking thread counts as the one a signal was for: it looks for
+     * work before it sleeps again, which is all a signal asks. */
+    if (pool->wakes_pending > 0)
+        pool->wakes_pending--;
+}
 
 static void *pool_thread_main(void *arg)
 {
@@ -55,10 +76,16 @@ static void *pool_thread_main(void *arg)
 
     pthread_mutex_lock(&pool->lock);
     for (;;) {
-        while (!pool->shutting_down && pool->stage_serial == seen_serial)
-            pthread_cond_wait(&pool->stage_published, &pool->lock);
+        while (!pool->shutting_down && pool->stage_serial == seen_serial &&
+               pool->first_pipeline == NULL)
+            wait_for_work(pool);
         if (pool->shutting_down)
             break;
+        if (pool->stage_serial == seen_serial) {
+            /* No stage for it (a new one goes first): a pipeline task. */
+            ct_pipeline_work(pool->first_pipeline->pipeline, self->worker);
+            continue;
+        }
         seen_serial = pool->stage_serial;
         /* A stage with fewer jobs than workers leaves the last ones out. */
         if (self->worker >= pool->stage_workers)
@@ -100,6 +127,60 @@ void ct_pool_run_stage(ct_pool *pool, ct_stage *stage, int n_workers)
         pthread_cond_wait(&pool->stage_left, &pool->lock);
     pool->stage = NULL;
     pthread_mutex_unlock(&pool->lock);
+    pthread_mutex_unlock(&pool->stage_lock);
+}
+
+pthread_mutex_t *ct_pool_lock(ct_pool *pool)
+{
+    return &pool->lock;
+}
+
+void ct_pool_queue_pipeline(ct_pool *pool, ct_pool_queue_link *link)
+{
+    if (link->queued)
+        return;
+    link->queued = true;
+    link->prev = pool->last_pipeline;
+    link->next = NULL;
+    if (pool->last_pipeline != NULL)
+        pool->last_pipeline->next = link;
+    else
+        pool->first_pipeline = link;
+    pool->last_pipeline = link;
+}
+
+void ct_pool_unqueue_pipeline(ct_pool *pool, ct_pool_queue_link *link)
+{
+    if (!link->queued)
+        return;
+    link->queued = false;
+    if (link->prev != NULL)
+        link->prev->next = link->next;
+    else
+        pool->first_pipeline = link->next;
+    if (link->next != NULL)
+        link->next->prev = link->prev;
+    else
+        pool->last_pipeline = link->prev;
+}
+
+void ct_pool_wake_threads(ct_pool *pool, int n_tasks)
+{
+    for (; n_tasks > 0 && pool->threads_sleeping > pool->wakes_pending;
+         n_tasks--) {
+        pool->wakes_pending++;
+        pthread_cond_signal(&pool->stage_published);
+    }
+}
+
+/* The stage lock is exactly this: whoever holds it is worker 0. */
+void ct_pool_claim_worker0(ct_pool *pool)
+{
+    pthread_mutex_lock(&pool->stage_lock);
+}
+
+void ct_pool_release_worker0(ct_pool *pool)
+{
     pthread_mutex_unlock(&pool->stage_lock);
 }
 
