@@ -47,31 +47,38 @@ int main(int argc, char **argv)
     }
     ct_cjpegli_flags flags;
     ct_cjpegli_flags_init(&flags);
-    for (int a = i + 1; a < argc; ++a)
-        if (ct_cjpegli_flags_parse(&flags, argc, argv, &a, err,
-                                   sizeof(err)) < 0) {
+    for (int a = i + 1; a < argc;) {
+        const int r =
+            ct_cjpegli_flags_parse(&flags, argc, argv, &a, err, sizeof(err));
+        if (r == 0)
+            snprintf(err, sizeof(err), "unknown flag '%s'", argv[a]);
+        if (r <= 0) {
             fprintf(stderr, "%s\n", err);
             return 2;
         }
-    const ct_jpeg_image image = {
-        .width = pnm.width,
-        .height = pnm.height,
-        .format = pnm.channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
-        .stride = (size_t)pnm.width * (size_t)pnm.channels,
-        .pixels = pnm.pixels,
-    };
+    }
+    if (ct_cjpegli_flags_finish(&flags, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
     ct_jpeg_frame frame;
     uint8_t *icc = NULL;
     size_t icc_size = 0;
     if (ct_jpeg_setup(&frame, &flags.settings, image.width, image.height,
-                      (int)image.format, err, sizeof(err)) != CT_OK ||
-        (frame.xyb && ct_jpeg_xyb_icc(&icc, &icc_size) != CT_OK)) {
+                      (int)image.format, err, sizeof(err)) != CT_OK) {
         fprintf(stderr, "setup: %s\n", err);
         return 1;
     }
     ct_pool *pool = ct_pool_new(threads);
     double *runs = calloc((size_t)reps * CT_JPEG_NUM_NODES, sizeof(double));
     double *totals = calloc((size_t)reps, sizeof(double));
+    double *node = calloc((size_t)reps, sizeof(double));
+    if ((frame.xyb && ct_jpeg_xyb_icc(&icc, &icc_size) != CT_OK) ||
+        pool == NULL || runs == NULL || totals == NULL || node == NULL) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
     for (int r = 0; r < reps; ++r) {
         double *node_seconds = runs + (size_t)r * CT_JPEG_NUM_NODES;
         ct_jpeg_graph_split split = {.node_seconds = node_seconds};
@@ -90,7 +97,6 @@ int main(int argc, char **argv)
     printf("%ux%u, %d workers, %s, median of %d runs: %.1f ms\n",
            image.width, image.height, ct_pool_threads(pool),
            ct_simd_name(frame.simd), reps, 1e3 * total);
-    double *node = calloc((size_t)reps, sizeof(double));
     for (int n = 0; n < CT_JPEG_NUM_NODES; ++n) {
         for (int r = 0; r < reps; ++r)
             node[r] = runs[(size_t)r * CT_JPEG_NUM_NODES + (size_t)n];

@@ -38,8 +38,6 @@
 
 #include "ctjpegenc.h"
 
-#include <stdlib.h>
-
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 

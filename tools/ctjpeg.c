@@ -160,13 +160,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ctjpeg: %s\n", err);
         return 1;
     }
-    ct_jpeg_image image = {
-        .width = pnm.width,
-        .height = pnm.height,
-        .format = pnm.channels == 3 ? CT_PIXEL_RGB8 : CT_PIXEL_GRAY8,
-        .stride = (size_t)pnm.width * (size_t)pnm.channels,
-        .pixels = pnm.pixels,
-    };
+    const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
 
     /* One pool for every repetition: its threads start once, as in an
      * element that encodes a stream. */

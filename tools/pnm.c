@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctcore/jpeg.h"
-
 static int fail(char *errbuf, size_t errbuf_size, const char *fmt, ...)
 {
     if (errbuf && errbuf_size) {
@@ -135,4 +133,16 @@ void ct_pnm_free(ct_pnm_image *image)
 {
     free(image->pixels);
     image->pixels = NULL;
+}
+
+ct_jpeg_image ct_pnm_jpeg_image(const ct_pnm_image *image)
+{
+    const ct_jpeg_image jpeg_image = {
+        .width = image->width,
+        .height = image->height,
+        .format = image->channels == 3 ? CT_PIXEL_RGB8 : CT_PIXEL_GRAY8,
+        .stride = (size_t)image->width * (size_t)image->channels,
+        .pixels = image->pixels,
+    };
+    return jpeg_image;
 }

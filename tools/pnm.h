@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctcore/jpeg.h"
+
 typedef struct ct_pnm_image {
     uint32_t width, height;
     int channels;     /* 1 (P5) or 3 (P6) */
@@ -24,5 +26,8 @@ int ct_pnm_read(const char *path, ct_pnm_image *image,
                 char *errbuf, size_t errbuf_size);
 
 void ct_pnm_free(ct_pnm_image *image);
+
+/* The image as ct_jpeg_encode takes it (pointing into image->pixels). */
+ct_jpeg_image ct_pnm_jpeg_image(const ct_pnm_image *image);
 
 #endif

@@ -186,20 +186,8 @@ CT_PIX_INLINE void block_modulations(const float *rows, ptrdiff_t stride,
                                      size_t nblocks, int y_quant_01,
                                      float *qf, int lanes, int fma)
 {
-    const float ac_quant = 0.841f;
-    const float base_level = 0.48f * ac_quant;
-    const float dampen_ramp_start = 9.0f;
-    const float dampen_ramp_end = 65.0f;
-    const float y_quant = (float)y_quant_01;
-    float dampen = 1.0f;
-    if (y_quant >= dampen_ramp_start) {
-        dampen = 1.0f - ((y_quant - dampen_ramp_start) /
-                         (dampen_ramp_end - dampen_ramp_start));
-        if (dampen < 0)
-            dampen = 0;
-    }
-    const float mul = ac_quant * dampen;
-    const float add = (1.0f - dampen) * base_level;
+    float mul, add;
+    ct_jpeg_aq_dampening(y_quant_01, &mul, &add);
     for (size_t bx = 0; bx < nblocks; ++bx) {
         const float *block = rows + 8 * bx;
         float out_val = compute_mask(qf[bx], fma);

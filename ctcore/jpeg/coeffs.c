@@ -88,7 +88,7 @@ void ct_jpeg_resolve_dc_rows(const ct_jpeg_frame *frame,
                         const float dc = value[i];
                         if (!(fabsf(dc - last) < threshold[i]))
                             last = round_half_away(dc);
-                        ct_jpeg_block(coeffs, frame, c, by, bx)[0] = last;
+                        coeffs->blocks[c][i * CT_DCTSIZE2] = last;
                     }
                 }
             }

@@ -10,10 +10,11 @@
  * lib/jpegli/encode_streaming.cc (BSD-3-Clause, Copyright the JPEG XL
  * Project Authors).
  */
+#include "frame.h"
 #include "pixel_dsp.h"
 #include "pixel_math.h"
 
-const uint8_t ct_jpeg_natural_order[64] = {
+const uint8_t ct_jpeg_natural_order[CT_DCTSIZE2] = {
     0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,
     12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28,
     35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,

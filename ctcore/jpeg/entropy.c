@@ -8,7 +8,6 @@
  * (BSD-3-Clause, Copyright the JPEG XL Project Authors).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "entropy.h"
 #include "entropy_internal.h"
@@ -29,11 +28,7 @@ int ct_jpeg_write_file(const ct_jpeg_frame *frame, const ct_jpeg_coeffs *coeffs,
     int rc = tokens != NULL && hists != NULL && codes != NULL ? CT_OK
                                                                : CT_ENOMEM;
 
-    /* jpegli streams a file of one scan (IsStreamingSupported), which codes
-     * the padding blocks of the MCU grid differently from TokenizeScan. */
-    const ct_jpeg_padding padding = num_scans == 1
-                                        ? CT_JPEG_PADDING_REPEAT_DC
-                                        : CT_JPEG_PADDING_ZERO_BLOCK;
+    const ct_jpeg_padding padding = ct_jpeg_frame_padding(frame);
     for (int i = 0; i < num_scans && rc == CT_OK; ++i) {
         rc = ct_jpeg_tokenize_scan(frame, coeffs, i, ctx.ac_offset[i],
                                    padding, &tokens[i]);
@@ -42,21 +37,13 @@ int ct_jpeg_write_file(const ct_jpeg_frame *frame, const ct_jpeg_coeffs *coeffs,
                                          &tokens[i], &hists[i]);
     }
 
-    /* jpegli optimizes the codes of every progressive file, whatever
-     * optimize_coding says. */
-    if (rc == CT_OK) {
-        if (frame->optimize_coding || frame->progressive)
-            rc = ct_jpeg_optimize_codes(frame, &ctx, hists, codes);
-        else
-            ct_jpeg_standard_codes(frame, codes);
-    }
+    if (rc == CT_OK)
+        rc = ct_jpeg_file_codes(frame, &ctx, hists, codes);
 
     uint8_t *data = NULL;
     size_t pos = 0;
     if (rc == CT_OK) {
-        ct_jpeg_build_code_tables(codes);
-        size_t capacity = 2 + ct_jpeg_icc_markers_size(icc_size) +
-                          CT_JPEG_FRAME_HEADER_MAX + 2;
+        size_t capacity = ct_jpeg_file_markers_bound(icc_size);
         const size_t header_bound = ct_jpeg_scan_header_bound(codes);
         for (int i = 0; i < num_scans; ++i)
             capacity += header_bound +

@@ -180,12 +180,19 @@ typedef enum ct_jpeg_padding {
     CT_JPEG_PADDING_ZERO_BLOCK,
 } ct_jpeg_padding;
 
+/* jpegli streams a file of one scan (IsStreamingSupported); every other
+ * file goes through TokenizeScan. */
+static inline ct_jpeg_padding ct_jpeg_frame_padding(const ct_jpeg_frame *frame)
+{
+    return frame->num_scans == 1 ? CT_JPEG_PADDING_REPEAT_DC
+                                 : CT_JPEG_PADDING_ZERO_BLOCK;
+}
+
 /*
  * Tokenizes MCU rows [mcu_row0, mcu_row1) of scan scan_index, appending to
- * *out and continuing *state. ct_jpeg_tokenize_finish closes the scan
- * (flushes an open EOB run). The arrays of *out are sized for the rows
- * [mcu_row0, mcu_row1) of this call (a band or the whole scan). Returns
- * CT_OK or CT_ENOMEM.
+ * *out and continuing *state; an EOB run still open at mcu_row1 stays in
+ * *state. The arrays of *out are sized for the rows [mcu_row0, mcu_row1)
+ * of this call (a band or the whole scan). Returns CT_OK or CT_ENOMEM.
  */
 int ct_jpeg_tokenize_rows(const ct_jpeg_frame *frame,
                           const ct_jpeg_coeffs *coeffs, int scan_index,
@@ -193,11 +200,9 @@ int ct_jpeg_tokenize_rows(const ct_jpeg_frame *frame,
                           int mcu_row0, int mcu_row1,
                           ct_jpeg_tokenizer_state *state,
                           ct_jpeg_scan_tokens *out);
-int ct_jpeg_tokenize_finish(const ct_jpeg_frame *frame, int scan_index,
-                            int ac_context, ct_jpeg_tokenizer_state *state,
-                            ct_jpeg_scan_tokens *out);
 
-/* A whole scan: state zeroed, all MCU rows, finish. */
+/* A whole scan: state zeroed, all MCU rows, then the open EOB run
+ * flushed. */
 int ct_jpeg_tokenize_scan(const ct_jpeg_frame *frame,
                           const ct_jpeg_coeffs *coeffs, int scan_index,
                           int ac_context, ct_jpeg_padding padding,
@@ -214,6 +219,14 @@ static inline int ct_jpeg_histogram_row(int context, int ac_context)
     return context < CT_JPEG_NUM_DC_CONTEXTS
                ? context
                : CT_JPEG_NUM_DC_CONTEXTS + context - ac_context;
+}
+
+/* The context that row `row` of the scan histogram counts. */
+static inline int ct_jpeg_histogram_row_context(int row, int ac_context)
+{
+    return row < CT_JPEG_NUM_DC_CONTEXTS
+               ? row
+               : ac_context + row - CT_JPEG_NUM_DC_CONTEXTS;
 }
 
 /* BuildHistograms for one scan (refinement symbols without their sign). */
@@ -274,6 +287,16 @@ void ct_jpeg_standard_codes(const ct_jpeg_frame *frame,
 /* InitEntropyCoder: codes->coding from codes->tables. */
 void ct_jpeg_build_code_tables(ct_jpeg_huffman_codes *codes);
 
+/*
+ * The file's codes, ready for the scan writer: optimized from the scans'
+ * histograms (jpegli optimizes every progressive file, whatever
+ * optimize_coding says), else the Annex K tables. Returns CT_OK or
+ * CT_ENOMEM.
+ */
+int ct_jpeg_file_codes(const ct_jpeg_frame *frame, const ct_jpeg_contexts *ctx,
+                       const ct_jpeg_scan_histogram *hists,
+                       ct_jpeg_huffman_codes *codes);
+
 /* Upper bound of the bytes ct_jpeg_write_scan_data writes for a scan. */
 size_t ct_jpeg_scan_data_bound(const ct_jpeg_frame *frame, int scan_index,
                                int ac_context,
@@ -307,13 +330,9 @@ void ct_jpeg_write_scan_part(const ct_jpeg_frame *frame, int scan_index,
 
 /* Markers, each written at dst; every function returns the bytes written. */
 size_t ct_jpeg_write_soi(uint8_t *dst);
-size_t ct_jpeg_icc_markers_size(size_t icc_size);
 size_t ct_jpeg_write_icc_markers(const uint8_t *icc, size_t icc_size,
                                  uint8_t *dst);
-/* DQT and SOF (WriteFrameHeader): at most CT_JPEG_FRAME_HEADER_MAX bytes. */
-#define CT_JPEG_FRAME_HEADER_MAX \
-    (4 + CT_JPEG_MAX_QUANT_TABLES * (1 + 2 * CT_DCTSIZE2) + \
-     10 + 3 * CT_JPEG_MAX_COMPONENTS)
+/* DQT and SOF (WriteFrameHeader). */
 size_t ct_jpeg_write_frame_header(const ct_jpeg_frame *frame,
                                   const ct_jpeg_huffman_codes *codes,
                                   uint8_t *dst);
@@ -326,5 +345,8 @@ size_t ct_jpeg_write_scan_header(const ct_jpeg_frame *frame,
                                  int scan_index, int *next_dht_index,
                                  uint8_t *dst);
 size_t ct_jpeg_write_eoi(uint8_t *dst);
+/* The most bytes SOI, the ICC markers of an icc_size profile (0: none),
+ * DQT, SOF and EOI take: a file's bytes besides its scans. */
+size_t ct_jpeg_file_markers_bound(size_t icc_size);
 
 #endif

@@ -7,7 +7,6 @@
  * New in ct. Huffman and Assemble follow jpegli's jpegli_finish_compress
  * as entropy.c ports it.
  */
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,9 +134,7 @@ static int count_bands(const ct_jpeg_entropy *e, const token_group *group,
 static int plan_bands(ct_jpeg_entropy *e)
 {
     const ct_jpeg_frame *frame = e->frame;
-    const ct_jpeg_padding padding = frame->num_scans == 1
-                                        ? CT_JPEG_PADDING_REPEAT_DC
-                                        : CT_JPEG_PADDING_ZERO_BLOCK;
+    const ct_jpeg_padding padding = ct_jpeg_frame_padding(frame);
     uint64_t work[CT_JPEG_MAX_SCANS] = {0};
     uint64_t total_work = 0;
     for (int g = 0; g < e->num_groups; ++g) {
@@ -251,18 +248,7 @@ int ct_jpeg_entropy_stitch(ct_jpeg_entropy *e, size_t scan)
 
 int ct_jpeg_entropy_huffman(ct_jpeg_entropy *e)
 {
-    /* jpegli optimizes the codes of every progressive file, whatever
-     * optimize_coding says. */
-    if (e->frame->optimize_coding || e->frame->progressive) {
-        const int rc =
-            ct_jpeg_optimize_codes(e->frame, &e->ctx, e->hists, &e->codes);
-        if (rc != CT_OK)
-            return rc;
-    } else {
-        ct_jpeg_standard_codes(e->frame, &e->codes);
-    }
-    ct_jpeg_build_code_tables(&e->codes);
-    return CT_OK;
+    return ct_jpeg_file_codes(e->frame, &e->ctx, e->hists, &e->codes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -355,8 +341,7 @@ int ct_jpeg_entropy_assemble(ct_jpeg_entropy *e, const uint8_t *icc,
 {
     out->data = NULL;
     out->size = 0;
-    size_t capacity =
-        2 + ct_jpeg_icc_markers_size(icc_size) + CT_JPEG_FRAME_HEADER_MAX + 2;
+    size_t capacity = ct_jpeg_file_markers_bound(icc_size);
     const size_t header_bound = ct_jpeg_scan_header_bound(&e->codes);
     for (int s = 0; s < e->num_scans; ++s) {
         capacity += header_bound + e->data_size[s];

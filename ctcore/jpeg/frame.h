@@ -1,7 +1,7 @@
 /*
  * The frame: everything setup decides before the first pixel is touched.
- * It is read-only for every later phase, so the phases can run in any
- * order the data allows (and, later, in parallel).
+ * It is read-only for every later phase, so their jobs can run in any
+ * order the data allows, in parallel.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -18,7 +18,10 @@
 #define CT_JPEG_MAX_COMPONENTS 3
 #define CT_JPEG_MAX_QUANT_TABLES 4
 #define CT_JPEG_MAX_SCANS 16
-#define CT_JPEG_MAX_SAMP_FACTOR 4
+
+/* jpegli's kJPEGNaturalOrder: the natural (row-major) index of zigzag
+ * position k (dct.c). */
+extern const uint8_t ct_jpeg_natural_order[CT_DCTSIZE2];
 
 /* jpeg_color_space of libjpeg, restricted to what we write. */
 typedef enum ct_jpeg_colorspace {
@@ -51,15 +54,12 @@ typedef struct ct_jpeg_frame {
     int max_h_samp, max_v_samp;
     int total_imcu_rows;       /* ceil(height / (8 * max_v_samp)) */
     int total_imcu_cols;       /* ceil(width / (8 * max_h_samp)) */
-    int xsize_blocks;          /* total_imcu_cols * max_h_samp */
     int ysize_blocks;          /* total_imcu_rows * max_v_samp */
 
     /* Quantization tables as jpegli's quantval: NATURAL (row-major) order,
      * like libjpeg's JQUANT_TBL; EncodeDQT writes quant[t][natural[j]] for
-     * j = 0..63 (zigzag). quant_present[t]: jpegli allocated table t (gray
-     * and YCbCr: 0, 1, 2; --std_quant: 0, 1; XYB: 0, 1, 2). jpegli's DQT
-     * holds only the tables that some component's quant_tbl uses. */
-    int quant_present[CT_JPEG_MAX_QUANT_TABLES];
+     * j = 0..63 (zigzag), and only the tables that some component's
+     * quant_tbl uses. */
     uint16_t quant[CT_JPEG_MAX_QUANT_TABLES][CT_DCTSIZE2];
 
     /* Per component, in the layout the quantizer reads them (jpegli's
@@ -91,8 +91,5 @@ typedef struct ct_jpeg_frame {
 int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
                   uint32_t width, uint32_t height, int input_components,
                   char *errbuf, size_t errbuf_size);
-
-/* jpegli_quality_to_distance */
-float ct_jpeg_quality_to_distance(int quality);
 
 #endif

@@ -42,14 +42,13 @@
  * New in ct.
  */
 #include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #include "coeffs.h"
 #include "entropy.h"
 #include "graph.h"
 #include "pixels.h"
-#include "../runtime/stage.h"
+#include "runtime/stage.h"
 
 /* Pixel tiles per worker: enough for the workers to even out. */
 #define TILES_PER_WORKER 4
@@ -384,19 +383,12 @@ int ct_jpeg_graph_run_sequential(const ct_jpeg_frame *frame,
 {
     ct_jpeg_coeffs coeffs;
     int rc = ct_jpeg_coeffs_alloc(&coeffs, frame);
-    ct_jpeg_pixel_scratch *scratch = NULL;
+    if (rc == CT_OK)
+        rc = ct_jpeg_pixel_image(frame, image, &coeffs);
     if (rc == CT_OK) {
-        scratch = ct_jpeg_pixel_scratch_new(frame, frame->total_imcu_cols);
-        if (scratch == NULL)
-            rc = CT_ENOMEM;
-    }
-    if (rc == CT_OK) {
-        ct_jpeg_pixel_band(frame, image, 0, frame->total_imcu_rows, &coeffs,
-                           scratch);
         ct_jpeg_resolve_dc(frame, &coeffs);
         rc = ct_jpeg_write_file(frame, &coeffs, icc, icc_size, out);
     }
-    ct_jpeg_pixel_scratch_free(scratch);
     ct_jpeg_coeffs_free(&coeffs);
     return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * Huffman codes: code lengths from counts (length-limited), DHT tables from
- * code lengths, the Annex K tables of the fixed code, and the canonical
- * codes the scan writer uses.
+ * code lengths, the Annex K tables of the fixed code, which of the two a
+ * file gets, and the canonical codes the scan writer uses.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from jpegli lib/jpegli/huffman.cc and entropy_coding.cc
@@ -279,4 +279,19 @@ void ct_jpeg_build_code_tables(ct_jpeg_huffman_codes *codes)
 {
     for (int i = 0; i < codes->num_tables; ++i)
         build_code_table(&codes->tables[i], &codes->coding[i]);
+}
+
+int ct_jpeg_file_codes(const ct_jpeg_frame *frame, const ct_jpeg_contexts *ctx,
+                       const ct_jpeg_scan_histogram *hists,
+                       ct_jpeg_huffman_codes *codes)
+{
+    if (frame->optimize_coding || frame->progressive) {
+        const int rc = ct_jpeg_optimize_codes(frame, ctx, hists, codes);
+        if (rc != CT_OK)
+            return rc;
+    } else {
+        ct_jpeg_standard_codes(frame, codes);
+    }
+    ct_jpeg_build_code_tables(codes);
+    return CT_OK;
 }

@@ -11,14 +11,6 @@
 
 #include "entropy_internal.h"
 
-/* Zigzag position -> natural (row-major) position. */
-static const uint8_t natural_order[CT_DCTSIZE2] = {
-    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,
-    12, 19, 26, 33, 40, 48, 41, 34, 27, 20, 13, 6,  7,  14, 21, 28,
-    35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23, 30, 37, 44, 51,
-    58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63,
-};
-
 /* Longest marker payload (jpegli's kMaxBytesInMarker); an ICC chunk also
  * carries the signature and its sequence number and count. */
 #define MAX_BYTES_IN_MARKER 65533
@@ -55,10 +47,17 @@ static size_t num_icc_markers(size_t icc_size)
     return (icc_size + MAX_ICC_BYTES_IN_MARKER - 1) / MAX_ICC_BYTES_IN_MARKER;
 }
 
-size_t ct_jpeg_icc_markers_size(size_t icc_size)
+/* DQT with every table in 16-bit precision, SOF with every component. */
+#define FRAME_HEADER_MAX \
+    (4 + CT_JPEG_MAX_QUANT_TABLES * (1 + 2 * CT_DCTSIZE2) + \
+     10 + 3 * CT_JPEG_MAX_COMPONENTS)
+
+size_t ct_jpeg_file_markers_bound(size_t icc_size)
 {
-    return num_icc_markers(icc_size) * (4 + sizeof(icc_signature) + 2) +
-           icc_size;
+    const size_t icc_markers =
+        num_icc_markers(icc_size) * (4 + sizeof(icc_signature) + 2) +
+        icc_size;
+    return 2 + icc_markers + FRAME_HEADER_MAX + 2;
 }
 
 /* jpegli_write_icc_profile: APP2 chunks numbered from 1. */
@@ -107,7 +106,7 @@ static size_t write_dqt(const ct_jpeg_frame *frame, int *is_baseline,
         }
         *p++ = (uint8_t)((precision << 4) + i);
         for (int j = 0; j < CT_DCTSIZE2; ++j) {
-            const int val = quantval[natural_order[j]];
+            const int val = quantval[ct_jpeg_natural_order[j]];
             if (precision)
                 *p++ = (uint8_t)(val >> 8);
             *p++ = (uint8_t)(val & 0xFF);

@@ -56,6 +56,29 @@ typedef void (*ct_jpeg_fuzzy_erosion_fn)(const float *const pre[4],
 typedef void (*ct_jpeg_block_modulations_fn)(const float *rows,
                                              ptrdiff_t stride, size_t nblocks,
                                              int y_quant_01, float *qf);
+
+/* ComputeAdaptiveQuantField's dampening by y_quant_01 (quantval[1] of the
+ * luma table): the block_modulations kernels map a block's modulated field
+ * f to f * mul + add before they take its aq strength. */
+static inline void ct_jpeg_aq_dampening(int y_quant_01, float *mul,
+                                        float *add)
+{
+    const float ac_quant = 0.841f;
+    const float base_level = 0.48f * ac_quant;
+    const float dampen_ramp_start = 9.0f;
+    const float dampen_ramp_end = 65.0f;
+    const float y_quant = (float)y_quant_01;
+    float dampen = 1.0f;
+    if (y_quant >= dampen_ramp_start) {
+        dampen = 1.0f - ((y_quant - dampen_ramp_start) /
+                         (dampen_ramp_end - dampen_ramp_start));
+        if (dampen < 0)
+            dampen = 0;
+    }
+    *mul = ac_quant * dampen;
+    *add = (1.0f - dampen) * base_level;
+}
+
 /*
  * ComputeCoefficientBlock for a row of blocks of one component: DCT,
  * quantization and zigzag store of the AC coefficients into blocks (64 per
@@ -159,8 +182,5 @@ void ct_jpeg_dct_quant_row_c_avx2(const float *pixels, ptrdiff_t stride,
 
 CT_JPEG_DECLARE_SIMD(sse2)
 CT_JPEG_DECLARE_SIMD(avx2)
-
-/* jpegli's kJPEGNaturalOrder: the natural index of zigzag position k. */
-extern const uint8_t ct_jpeg_natural_order[64];
 
 #endif

@@ -1,9 +1,10 @@
 /*
  * Scalar float helpers that reproduce single Highway operations exactly, for
- * the scalar reference kernels of the pixel phase. Each kernel is written
+ * the scalar code of the pixel phase. Each reference kernel is written
  * once as an always-inlined function of `fma` (Highway's MulAdd fused: the
  * avx2 target; a multiply then an add: the sse2 target) and instantiated
- * per target with a constant, so the test disappears at compile time.
+ * per target with a constant, so the test disappears at compile time; the
+ * XYB conversion (xyb.c), which has no SIMD twin, passes the target's flag.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -21,6 +22,12 @@
 CT_PIX_INLINE float ct_pix_muladd(float mul, float x, float add, int fma)
 {
     return fma ? fmaf(mul, x, add) : mul * x + add;
+}
+
+/* Highway NegMulAdd(mul, x, add): add - mul * x. */
+CT_PIX_INLINE float ct_pix_negmuladd(float mul, float x, float add, int fma)
+{
+    return fma ? fmaf(-mul, x, add) : add - mul * x;
 }
 
 /* Highway Min/Max on x86 (minps/maxps): the second operand unless the

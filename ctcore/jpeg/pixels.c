@@ -10,9 +10,9 @@
  *
  *  - plane row y (y in [0, ysize_blocks * 8)) is image row min(y, height-1)
  *    converted; at x >= width it holds the last pixel and at x = -1 the
- *    first (PadInputBuffer fills x in [width, xsize_blocks * 8] and -1),
- *    which is the converted pixel min(max(x, 0), width - 1): the color
- *    transforms work pixel by pixel;
+ *    first (PadInputBuffer fills x from width to the iMCU grid's width,
+ *    and -1), which is the converted pixel min(max(x, 0), width - 1): the
+ *    color transforms work pixel by pixel;
  *  - adaptive quantization reads luma rows -1 and ysize_blocks * 8 as copies
  *    of the first and last rows, and pre-erosion rows -1 and
  *    2 * ysize_blocks as copies of the first and last (the CopyRow calls of
@@ -451,4 +451,17 @@ void ct_jpeg_pixel_band(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
 {
     ct_jpeg_pixel_tile(frame, image, imcu_row0, imcu_row1, 0,
                        frame->total_imcu_cols, coeffs, scratch);
+}
+
+int ct_jpeg_pixel_image(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
+                        ct_jpeg_coeffs *coeffs)
+{
+    ct_jpeg_pixel_scratch *scratch =
+        ct_jpeg_pixel_scratch_new(frame, frame->total_imcu_cols);
+    if (scratch == NULL)
+        return CT_ENOMEM;
+    ct_jpeg_pixel_band(frame, image, 0, frame->total_imcu_rows, coeffs,
+                       scratch);
+    ct_jpeg_pixel_scratch_free(scratch);
+    return CT_OK;
 }

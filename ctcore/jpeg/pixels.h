@@ -57,4 +57,9 @@ void ct_jpeg_pixel_band(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
                         int imcu_row0, int imcu_row1, ct_jpeg_coeffs *coeffs,
                         ct_jpeg_pixel_scratch *scratch);
 
+/* The whole image as one band, with a scratch of its own (the sequential
+ * chain). Returns CT_OK or CT_ENOMEM. */
+int ct_jpeg_pixel_image(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
+                        ct_jpeg_coeffs *coeffs);
+
 #endif

@@ -15,11 +15,8 @@ uint64_t ct_jpeg_count_scan_bits(const ct_jpeg_huffman_codes *codes,
 {
     const uint8_t *depth[CT_JPEG_SCAN_HISTOGRAM_ROWS];
     for (int r = 0; r < sb->num_hist_rows; ++r) {
-        const int row = sb->hist_row[r];
         const int context =
-            row < CT_JPEG_NUM_DC_CONTEXTS
-                ? row
-                : sb->ac_context + row - CT_JPEG_NUM_DC_CONTEXTS;
+            ct_jpeg_histogram_row_context(sb->hist_row[r], sb->ac_context);
         depth[r] = codes->coding[codes->context_map[context]].depth;
     }
     uint64_t total = 0;

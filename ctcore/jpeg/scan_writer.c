@@ -72,10 +72,7 @@ size_t ct_jpeg_scan_data_bound(const ct_jpeg_frame *frame, int scan_index,
     const ct_jpeg_scan *scan = &frame->scans[scan_index];
     uint64_t bits = st->num_refbits;
     for (int row = 0; row < CT_JPEG_SCAN_HISTOGRAM_ROWS; ++row) {
-        const int context =
-            row < CT_JPEG_NUM_DC_CONTEXTS
-                ? row
-                : ac_context + row - CT_JPEG_NUM_DC_CONTEXTS;
+        const int context = ct_jpeg_histogram_row_context(row, ac_context);
         if (row >= CT_JPEG_NUM_DC_CONTEXTS &&
             (scan->Se == 0 ||
              row - CT_JPEG_NUM_DC_CONTEXTS >= scan->comps_in_scan))

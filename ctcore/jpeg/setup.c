@@ -40,7 +40,8 @@ static float min_f(float a, float b)
     return b < a ? b : a;
 }
 
-float ct_jpeg_quality_to_distance(int quality)
+/* jpegli_quality_to_distance */
+static float quality_to_distance(int quality)
 {
     return quality >= 100  ? 0.01f
            : quality >= 30 ? 0.1f + (100 - quality) * 0.09f
@@ -232,7 +233,6 @@ static void set_quant_matrices(ct_jpeg_frame *f, float distance,
     }
 
     for (int t = 0; t < num_base_tables; ++t) {
-        f->quant_present[t] = 1;
         for (int k = 0; k < CT_DCTSIZE2; ++k) {
             float scale = global_scale;
             if (non_linear_scaling) {
@@ -291,7 +291,6 @@ static void process_compression_params(ct_jpeg_frame *f)
     }
     f->total_imcu_cols = div_ceil((int)f->width, CT_DCTSIZE * f->max_h_samp);
     f->total_imcu_rows = div_ceil((int)f->height, CT_DCTSIZE * f->max_v_samp);
-    f->xsize_blocks = f->total_imcu_cols * f->max_h_samp;
     f->ysize_blocks = f->total_imcu_rows * f->max_v_samp;
     for (int c = 0; c < f->num_components; ++c) {
         ct_jpeg_component *comp = &f->comp[c];
@@ -454,7 +453,7 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
 
     /* jpegli_set_defaults */
     default_colorspace(frame);
-    set_quant_matrices(frame, ct_jpeg_quality_to_distance(90), 0,
+    set_quant_matrices(frame, quality_to_distance(90), 0,
                        settings->std_quant && !frame->xyb);
 
     apply_chroma_subsampling(frame, settings->chroma_subsampling);
@@ -463,7 +462,7 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
     /* jpegli_set_distance, with cjpegli's quality -> distance mapping. */
     const float distance = settings->distance >= 0.0f
                                ? settings->distance
-                               : ct_jpeg_quality_to_distance(settings->quality);
+                               : quality_to_distance(settings->quality);
     set_quant_matrices(frame, distance, 1,
                        settings->std_quant && !frame->xyb);
     frame->optimize_coding = !settings->fixed_code;

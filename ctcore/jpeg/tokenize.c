@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "entropy_internal.h"
+#include "magnitude_mask.h"
 
 static int count_trailing_zeros64(uint64_t x)
 {
@@ -96,36 +93,17 @@ static void *reserve(void *array, size_t *cap, size_t used, size_t more,
     return grown;
 }
 
-/*
- * Bit k set iff |block[k]| >= threshold (1 <= threshold <= 1024), for all 64
- * coefficients: the coefficients a scan codes, visited in order by their
- * set bits rather than by testing all 64. (Coefficients of 8-bit JPEG have
- * 12 bits, so |v| never overflows int16.)
- */
-static inline uint64_t magnitude_mask(const int16_t *block, int threshold)
+/* reserve() for the tokens of out. Returns CT_OK or CT_ENOMEM. */
+static int reserve_tokens(ct_jpeg_scan_tokens *out, size_t more,
+                          int rows_done, int rows_total)
 {
-#if defined(__SSE2__)
-    const __m128i limit = _mm_set1_epi16((int16_t)(threshold - 1));
-    const __m128i zero = _mm_setzero_si128();
-    uint64_t mask = 0;
-    for (int i = 0; i < 4; ++i) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(block + 16 * i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(block + 16 * i + 8));
-        a = _mm_max_epi16(a, _mm_sub_epi16(zero, a));
-        b = _mm_max_epi16(b, _mm_sub_epi16(zero, b));
-        const __m128i packed = _mm_packs_epi16(_mm_cmpgt_epi16(a, limit),
-                                               _mm_cmpgt_epi16(b, limit));
-        mask |= (uint64_t)(uint32_t)_mm_movemask_epi8(packed) << (16 * i);
-    }
-    return mask;
-#else
-    uint64_t mask = 0;
-    for (int k = 0; k < CT_DCTSIZE2; ++k) {
-        const int v = block[k];
-        mask |= (uint64_t)((v < 0 ? -v : v) >= threshold) << k;
-    }
-    return mask;
-#endif
+    ct_jpeg_token *tokens =
+        reserve(out->tokens, &out->tokens_cap, out->num_tokens, more,
+                sizeof(*tokens), rows_done, rows_total);
+    if (tokens == NULL)
+        return CT_ENOMEM;
+    out->tokens = tokens;
+    return CT_OK;
 }
 
 /* Bits Ss..Se. */
@@ -143,7 +121,7 @@ static ct_jpeg_token *tokenize_sequential_block(const int16_t *block,
                                                 int ac_ctx, ct_jpeg_token *t)
 {
     *t++ = ct_jpeg_dc_token(dc_ctx, dc_diff);
-    uint64_t mask = magnitude_mask(block, 1) & ~(uint64_t)1;
+    uint64_t mask = ct_jpeg_magnitude_mask(block, 1) & ~(uint64_t)1;
     int prev = 0;
     while (mask) {
         const int k = count_trailing_zeros64(mask);
@@ -208,14 +186,10 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                                                      g.interleaved) *
                                       CT_DCTSIZE2;
     for (int mcu_y = row0; mcu_y < row1; ++mcu_y) {
-        ct_jpeg_token *tokens =
-            reserve(out->tokens, &out->tokens_cap, out->num_tokens,
-                    max_tokens_per_row, sizeof(*tokens), mcu_y - row0,
-                    row1 - row0);
-        if (tokens == NULL)
+        if (reserve_tokens(out, max_tokens_per_row, mcu_y - row0,
+                           row1 - row0) != CT_OK)
             return CT_ENOMEM;
-        out->tokens = tokens;
-        ct_jpeg_token *t = tokens + out->num_tokens;
+        ct_jpeg_token *t = out->tokens + out->num_tokens;
         for (int mcu_x = 0; mcu_x < g.mcus_per_row; ++mcu_x) {
             for (int i = 0; i < scan->comps_in_scan; ++i) {
                 const int c = scan->component_index[i];
@@ -270,14 +244,9 @@ static int tokenize_dc_rows(const ct_jpeg_frame *frame,
             if (refbits == NULL)
                 return CT_ENOMEM;
             out->refbits = refbits;
-        } else {
-            ct_jpeg_token *tokens =
-                reserve(out->tokens, &out->tokens_cap, out->num_tokens,
-                        blocks_per_row, sizeof(*tokens), mcu_y - row0,
-                        row1 - row0);
-            if (tokens == NULL)
-                return CT_ENOMEM;
-            out->tokens = tokens;
+        } else if (reserve_tokens(out, blocks_per_row, mcu_y - row0,
+                                  row1 - row0) != CT_OK) {
+            return CT_ENOMEM;
         }
         for (int mcu_x = 0; mcu_x < g.mcus_per_row; ++mcu_x) {
             for (int i = 0; i < scan->comps_in_scan; ++i) {
@@ -327,18 +296,14 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
     const size_t max_tokens_per_row =
         1 + (size_t)comp->width_in_blocks * (size_t)(Se - Ss + 1);
     for (int by = row0; by < row1; ++by) {
-        ct_jpeg_token *tokens =
-            reserve(out->tokens, &out->tokens_cap, out->num_tokens,
-                    max_tokens_per_row, sizeof(*tokens), by - row0,
-                    row1 - row0);
-        if (tokens == NULL)
+        if (reserve_tokens(out, max_tokens_per_row, by - row0, row1 - row0) !=
+            CT_OK)
             return CT_ENOMEM;
-        out->tokens = tokens;
-        ct_jpeg_token *t = tokens + out->num_tokens;
+        ct_jpeg_token *t = out->tokens + out->num_tokens;
         const int16_t *block = ct_jpeg_block(coeffs, frame, c, by, 0);
         for (int bx = 0; bx < comp->width_in_blocks;
              ++bx, block += CT_DCTSIZE2) {
-            uint64_t mask = magnitude_mask(block, threshold) & band;
+            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -435,7 +400,7 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
             /* Zero-history coefficients since the last token; coefficients
              * that were nonzero before do not count. */
             int r = 0;
-            uint64_t mask = magnitude_mask(block, threshold) & band;
+            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -533,19 +498,16 @@ int ct_jpeg_tokenize_rows(const ct_jpeg_frame *frame,
                             out);
 }
 
-int ct_jpeg_tokenize_finish(const ct_jpeg_frame *frame, int scan_index,
-                            int ac_context, ct_jpeg_tokenizer_state *state,
-                            ct_jpeg_scan_tokens *out)
+/* The end of a scan: the EOB run still open after its last block. */
+static int tokenize_finish(const ct_jpeg_frame *frame, int scan_index,
+                           int ac_context, ct_jpeg_tokenizer_state *state,
+                           ct_jpeg_scan_tokens *out)
 {
     const ct_jpeg_scan *scan = &frame->scans[scan_index];
     if (scan->Ss > 0 && scan->Ah == 0 && state->eob_run > 0) {
-        ct_jpeg_token *tokens = reserve(out->tokens, &out->tokens_cap,
-                                        out->num_tokens, 1, sizeof(*tokens),
-                                        1, 1);
-        if (tokens == NULL)
+        if (reserve_tokens(out, 1, 1, 1) != CT_OK)
             return CT_ENOMEM;
-        out->tokens = tokens;
-        tokens[out->num_tokens++] =
+        out->tokens[out->num_tokens++] =
             ct_jpeg_eob_run_token(ac_context, state->eob_run);
         state->eob_run = 0;
     }
@@ -565,5 +527,5 @@ int ct_jpeg_tokenize_scan(const ct_jpeg_frame *frame,
                                    padding, 0, g.mcu_rows, &state, out);
     if (rc != CT_OK)
         return rc;
-    return ct_jpeg_tokenize_finish(frame, scan_index, ac_context, &state, out);
+    return tokenize_finish(frame, scan_index, ac_context, &state, out);
 }

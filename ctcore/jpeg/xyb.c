@@ -29,22 +29,10 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "pixel_math.h"
 #include "xyb.h"
 #include "xyb_params.h"
-
-/* Highway's MulAdd: a * b + c. */
-static inline float mul_add(float a, float b, float c, int fused)
-{
-    return fused ? fmaf(a, b, c) : a * b + c;
-}
-
-/* Highway's NegMulAdd: c - a * b. */
-static inline float neg_mul_add(float a, float b, float c, int fused)
-{
-    return fused ? fmaf(-a, b, c) : c - a * b;
-}
 
 /*
  * TF_SRGB::DisplayFromEncoded for x in [0, 1] (the sign handling of the
@@ -66,8 +54,8 @@ static float srgb_to_linear(float x, int fused)
     float yp = p[4];
     float yq = q[4];
     for (int i = 3; i >= 0; i--) {
-        yp = mul_add(yp, x, p[i], fused);
-        yq = mul_add(yq, x, q[i], fused);
+        yp = ct_pix_muladd(yp, x, p[i], fused);
+        yq = ct_pix_muladd(yq, x, q[i], fused);
     }
     return yp / yq;
 }
@@ -83,19 +71,28 @@ static float cube_root_and_add(float x, float add, int fused)
     const float k1_3 = 1.0f / 3;
     const float k4_3 = 4.0f / 3;
     const float xa_3 = k1_3 * x;
-    uint32_t bits;
-    memcpy(&bits, &x, sizeof(bits));
-    bits = 0x54800000u - (bits >> 23) * 0x002AAAAAu;
-    float r;
-    memcpy(&r, &bits, sizeof(r));
+    const uint32_t bits =
+        0x54800000u - ((uint32_t)ct_pix_float_bits(x) >> 23) * 0x002AAAAAu;
+    float r = ct_pix_bits_float((int32_t)bits);
     for (int i = 0; i < 3; i++) {
         const float r2 = r * r;
-        r = neg_mul_add(xa_3, r2 * r2, k4_3 * r, fused);
+        r = ct_pix_negmuladd(xa_3, r2 * r2, k4_3 * r, fused);
     }
     float r2 = r * r;
-    r = mul_add(k1_3, neg_mul_add(x, r2 * r2, r, fused), r, fused);
+    r = ct_pix_muladd(k1_3, ct_pix_negmuladd(x, r2 * r2, r, fused), r, fused);
     r2 = r * r;
-    return mul_add(r2, x, add, fused);
+    return ct_pix_muladd(r2, x, add, fused);
+}
+
+/* One row of the opsin absorbance matrix applied to linear r, g, b, plus
+ * the bias: MulAdds from the last column to the first. */
+static float opsin_mix(float m0, float m1, float m2, float r, float g,
+                       float b, int fused)
+{
+    return ct_pix_muladd(
+        m0, r,
+        ct_pix_muladd(m1, g, ct_pix_muladd(m2, b, CT_XYB_BIAS, fused), fused),
+        fused);
 }
 
 /*
@@ -108,21 +105,12 @@ static float cube_root_and_add(float x, float add, int fused)
 static void linear_to_scaled_xyb(float r, float g, float b, int fused,
                                  float *out0, float *out1, float *out2)
 {
-    float mixed0 = mul_add(CT_XYB_M00, r,
-                           mul_add(CT_XYB_M01, g,
-                                   mul_add(CT_XYB_M02, b, CT_XYB_BIAS, fused),
-                                   fused),
-                           fused);
-    float mixed1 = mul_add(CT_XYB_M10, r,
-                           mul_add(CT_XYB_M11, g,
-                                   mul_add(CT_XYB_M12, b, CT_XYB_BIAS, fused),
-                                   fused),
-                           fused);
-    float mixed2 = mul_add(CT_XYB_M20, r,
-                           mul_add(CT_XYB_M21, g,
-                                   mul_add(CT_XYB_M22, b, CT_XYB_BIAS, fused),
-                                   fused),
-                           fused);
+    float mixed0 =
+        opsin_mix(CT_XYB_M00, CT_XYB_M01, CT_XYB_M02, r, g, b, fused);
+    float mixed1 =
+        opsin_mix(CT_XYB_M10, CT_XYB_M11, CT_XYB_M12, r, g, b, fused);
+    float mixed2 =
+        opsin_mix(CT_XYB_M20, CT_XYB_M21, CT_XYB_M22, r, g, b, fused);
     mixed0 = cube_root_and_add(mixed0, -CT_XYB_BIAS_CBRT, fused);
     mixed1 = cube_root_and_add(mixed1, -CT_XYB_BIAS_CBRT, fused);
     mixed2 = cube_root_and_add(mixed2, -CT_XYB_BIAS_CBRT, fused);
@@ -269,16 +257,37 @@ static void gray_sample_to_linear(const gray_to_linear *t, float v,
     }
 }
 
+static void gray_sample_to_xyb(const gray_to_linear *t, uint8_t v, int fused,
+                               float xyb[3])
+{
+    float rgb[3];
+    gray_sample_to_linear(t, sample_to_float(v), rgb);
+    linear_to_scaled_xyb(rgb[0], rgb[1], rgb[2], fused, &xyb[0], &xyb[1],
+                         &xyb[2]);
+}
+
 static void gray_row(const uint8_t *in, size_t xsize, int fused,
                      float *out[3])
 {
     gray_to_linear t;
     gray_to_linear_init(&t);
+    /* A pixel's XYB depends on its sample alone: tabulate the 256 of them
+     * once the row has more pixels than that. */
+    float table[256][3];
+    const int tabulate = xsize > 256;
+    if (tabulate)
+        for (int v = 0; v < 256; v++)
+            gray_sample_to_xyb(&t, (uint8_t)v, fused, table[v]);
     for (size_t x = 0; x < xsize; x++) {
-        float rgb[3];
-        gray_sample_to_linear(&t, sample_to_float(in[x]), rgb);
-        linear_to_scaled_xyb(rgb[0], rgb[1], rgb[2], fused, &out[0][x],
-                             &out[1][x], &out[2][x]);
+        float computed[3];
+        const float *xyb = computed;
+        if (tabulate)
+            xyb = table[in[x]];
+        else
+            gray_sample_to_xyb(&t, in[x], fused, computed);
+        out[0][x] = xyb[0];
+        out[1][x] = xyb[1];
+        out[2][x] = xyb[2];
     }
 }
 

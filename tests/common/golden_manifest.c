@@ -128,10 +128,3 @@ void ct_golden_manifest_free(ct_golden_manifest *manifest)
     free(manifest->text);
     memset(manifest, 0, sizeof(*manifest));
 }
-
-int ct_golden_row_is_gray_xyb(const ct_golden_row *row)
-{
-    size_t len = strlen(row->input);
-    return len > 4 && strcmp(row->input + len - 4, ".pgm") == 0 &&
-           strstr(row->flags, "--xyb") != NULL;
-}

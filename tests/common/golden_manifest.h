@@ -35,8 +35,4 @@ int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
                             char *errbuf, size_t errbuf_size);
 void ct_golden_manifest_free(ct_golden_manifest *manifest);
 
-/* 1 when the row is cjpegli's --xyb on a gray input, which the golden
- * README lets a port leave unsupported (it goes through Little-CMS). */
-int ct_golden_row_is_gray_xyb(const ct_golden_row *row);
-
 #endif

@@ -265,6 +265,38 @@ GST_START_TEST (test_state_changes)
 
 GST_END_TEST;
 
+#define FRAME_DURATION (GST_SECOND / 30)
+
+/* Pushes frame `index` of a 30 fps stream; *expected receives what the
+ * library's sequential chain writes for it. */
+static void
+push_stream_frame (GstHarness * h, GstVideoFormat format, guint width,
+    guint height, guint index, const ct_jpeg_settings * settings,
+    GBytes ** expected)
+{
+  test_picture p = make_picture (width, height, index);
+  GstBuffer *in = make_buffer (&p, format);
+
+  GST_BUFFER_PTS (in) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (in) = FRAME_DURATION;
+  *expected = library_jpeg (&p, format == GST_VIDEO_FORMAT_GRAY8, settings);
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  free_picture (&p);
+}
+
+/* Pulls the output of frame `index` and checks bytes and timestamps. */
+static void
+pull_stream_frame (GstHarness * h, guint index, GBytes * expected)
+{
+  GstBuffer *out = gst_harness_pull (h);
+
+  assert_jpeg_equals (out, expected);
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), index * FRAME_DURATION);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), FRAME_DURATION);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+}
+
 GST_START_TEST (test_stream)
 {
   GstHarness *h = gst_harness_new ("ctjpegenc");
@@ -273,24 +305,11 @@ GST_START_TEST (test_stream)
 
   ct_jpeg_settings_default (&settings);
   gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_BGRx, 33, 21));
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
-    test_picture p = make_picture (33, 21, i);
-    GstBuffer *in = make_buffer (&p, GST_VIDEO_FORMAT_BGRx);
-
-    GST_BUFFER_PTS (in) = i * GST_SECOND / 30;
-    GST_BUFFER_DURATION (in) = GST_SECOND / 30;
-    expected[i] = library_jpeg (&p, FALSE, &settings);
-    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-    free_picture (&p);
-  }
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
-    GstBuffer *out = gst_harness_pull (h);
-
-    assert_jpeg_equals (out, expected[i]);
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 30);
-    gst_buffer_unref (out);
-    g_bytes_unref (expected[i]);
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_BGRx, 33, 21, i, &settings,
+        &expected[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    pull_stream_frame (h, i, expected[i]);
   gst_harness_teardown (h);
 }
 
@@ -459,38 +478,6 @@ new_pool_harness (gint threads, gint max_frames_in_flight, gboolean live)
     gst_pad_add_probe (h->srcpad, GST_PAD_PROBE_TYPE_QUERY_UPSTREAM,
         answer_not_live, NULL, NULL);
   return h;
-}
-
-#define FRAME_DURATION (GST_SECOND / 30)
-
-/* Pushes frame `index` of a 30 fps stream; *expected receives what the
- * library's sequential chain writes for it. */
-static void
-push_stream_frame (GstHarness * h, GstVideoFormat format, guint width,
-    guint height, guint index, const ct_jpeg_settings * settings,
-    GBytes ** expected)
-{
-  test_picture p = make_picture (width, height, index);
-  GstBuffer *in = make_buffer (&p, format);
-
-  GST_BUFFER_PTS (in) = index * FRAME_DURATION;
-  GST_BUFFER_DURATION (in) = FRAME_DURATION;
-  *expected = library_jpeg (&p, format == GST_VIDEO_FORMAT_GRAY8, settings);
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  free_picture (&p);
-}
-
-/* Pulls the output of frame `index` and checks bytes and timestamps. */
-static void
-pull_stream_frame (GstHarness * h, guint index, GBytes * expected)
-{
-  GstBuffer *out = gst_harness_pull (h);
-
-  assert_jpeg_equals (out, expected);
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), index * FRAME_DURATION);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), FRAME_DURATION);
-  gst_buffer_unref (out);
-  g_bytes_unref (expected);
 }
 
 static const gint pool_sizes[] = { 1, 2, 4 };

@@ -1,8 +1,9 @@
 /*
- * checkasm for the pixel phase: every SIMD kernel against its scalar
- * reference, bit for bit, for both arithmetic targets. Inputs are random
- * and edge values in the ranges the encoder feeds each kernel, with sizes
- * that are not multiples of the vector width.
+ * checkasm for the pixel phase, and for the tokenizer's magnitude mask:
+ * every SIMD kernel against its scalar reference, bit for bit, for both
+ * arithmetic targets. Inputs are random and edge values in the ranges the
+ * encoder feeds each kernel, with sizes that are not multiples of the
+ * vector width.
  *
  * Usage: checkasm [seed]. Prints "<kernel> <target>: ok" per kernel and
  * exits non-zero on the first difference. Kernels the CPU cannot run are
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jpeg/magnitude_mask.h"
 #include "jpeg/pixel_dsp.h"
 
 #define ITERATIONS 200
@@ -302,6 +304,43 @@ static int test_dct_quant_row(const ct_jpeg_pixel_dsp *ref,
     return 0;
 }
 
+/* Coefficient blocks of 12-bit values: mostly zero or near the threshold
+ * (a scan's 1 << Al), as quantized blocks are, and the extremes. */
+static int test_magnitude_mask(checkasm *t)
+{
+#if defined(__SSE2__)
+    int16_t block[64];
+    for (int it = 0; it < 20 * ITERATIONS; ++it) {
+        const int threshold = 1 << rng_int(t, 0, 10);
+        for (int k = 0; k < 64; ++k) {
+            int v = 0;
+            switch (rng_int(t, 0, 3)) {
+            case 1:
+                v = threshold + rng_int(t, -2, 1);
+                break;
+            case 2:
+                v = rng_int(t, 0, 2047);
+                break;
+            case 3:
+                v = rng(t) & 1 ? 2047 : 1;
+                break;
+            }
+            block[k] = (int16_t)(rng(t) & 1 ? -v : v);
+        }
+        const uint64_t ref = ct_jpeg_magnitude_mask_c(block, threshold);
+        const uint64_t opt = ct_jpeg_magnitude_mask_sse2(block, threshold);
+        if (check_bits("magnitude_mask", "sse2", &ref, &opt, sizeof(ref),
+                       it))
+            return 1;
+    }
+    printf("magnitude_mask sse2: ok\n");
+#else
+    (void)t;
+    printf("magnitude_mask: no SIMD kernel on this CPU, skipped\n");
+#endif
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const uint32_t seed = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 0)
@@ -311,7 +350,8 @@ int main(int argc, char **argv)
     if (t == NULL)
         return 1;
     static const ct_simd targets[2] = {CT_SIMD_SSE2, CT_SIMD_AVX2};
-    int failed = 0;
+    t->rng_state = seed != 0 ? seed : 1;
+    int failed = test_magnitude_mask(t);
     for (int i = 0; i < 2; ++i) {
         const char *target = ct_simd_name(targets[i]);
         ct_jpeg_pixel_dsp ref, opt;

@@ -120,13 +120,7 @@ int main(int argc, char **argv)
             return 1;
         }
         settings.simd = CT_SIMD_SSE2;
-        const ct_jpeg_image image = {
-            .width = pnm.width,
-            .height = pnm.height,
-            .format = pnm.channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
-            .stride = (size_t)pnm.width * (size_t)pnm.channels,
-            .pixels = pnm.pixels,
-        };
+        const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
         ct_jpeg_frame frame;
         uint8_t *icc = NULL;
         size_t icc_size = 0;

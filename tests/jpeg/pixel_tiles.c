@@ -160,15 +160,9 @@ static int compute_reference(const ct_jpeg_frame *frame,
                              const ct_jpeg_image *image,
                              ct_jpeg_coeffs *coeffs)
 {
-    if (ct_jpeg_coeffs_alloc(coeffs, frame) != CT_OK)
+    if (ct_jpeg_coeffs_alloc(coeffs, frame) != CT_OK ||
+        ct_jpeg_pixel_image(frame, image, coeffs) != CT_OK)
         return -1;
-    ct_jpeg_pixel_scratch *scratch =
-        ct_jpeg_pixel_scratch_new(frame, frame->total_imcu_cols);
-    if (scratch == NULL)
-        return -1;
-    ct_jpeg_pixel_band(frame, image, 0, frame->total_imcu_rows, coeffs,
-                       scratch);
-    ct_jpeg_pixel_scratch_free(scratch);
     ct_jpeg_resolve_dc(frame, coeffs);
     return 0;
 }
@@ -186,6 +180,7 @@ static int compute_split(const ct_jpeg_frame *frame,
     int *order = malloc((size_t)rows * (size_t)cols * sizeof(int));
     ct_jpeg_pixel_scratch *scratch = NULL;
     int rc = -1;
+    memset(coeffs, 0, sizeof(*coeffs));
     if (row_bounds == NULL || col_bounds == NULL || order == NULL ||
         ct_jpeg_coeffs_alloc(coeffs, frame) != CT_OK)
         goto done;
@@ -296,6 +291,7 @@ static int run_case(const test_case *tc, ct_simd simd,
     if (compute_reference(&frame, image, &whole) != 0) {
         printf("%s %s %s: out of memory\n", ct_simd_name(simd), tc->name,
                label);
+        ct_jpeg_coeffs_free(&whole);
         return 1;
     }
     int failed = 0;
@@ -357,10 +353,7 @@ static int run_photos(const char *golden_dir, ct_simd simd, uint32_t *state,
             continue;
         }
         ++*photos_run;
-        const ct_jpeg_image image = {
-            pnm.width, pnm.height,
-            pnm.channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
-            (size_t)pnm.width * (size_t)pnm.channels, pnm.pixels};
+        const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
         for (int k = 0; k < 2; ++k) {
             const test_case *tc = find_case(photos[i].cases[k]);
             failed |= tc == NULL ||

@@ -172,20 +172,10 @@ TARGET_AVX2
 void ct_jpeg_block_modulations_avx2(const float *rows, ptrdiff_t stride,
                                     size_t nblocks, int y_quant_01, float *qf)
 {
-    const float ac_quant = 0.841f;
-    const float base_level = 0.48f * ac_quant;
-    const float dampen_ramp_start = 9.0f;
-    const float dampen_ramp_end = 65.0f;
-    const float y_quant = (float)y_quant_01;
-    float dampen = 1.0f;
-    if (y_quant >= dampen_ramp_start) {
-        dampen = 1.0f - ((y_quant - dampen_ramp_start) /
-                         (dampen_ramp_end - dampen_ramp_start));
-        if (dampen < 0)
-            dampen = 0;
-    }
-    const __m256 mul = _mm256_set1_ps(ac_quant * dampen);
-    const __m256 add = _mm256_set1_ps((1.0f - dampen) * base_level);
+    float dampen_mul, dampen_add;
+    ct_jpeg_aq_dampening(y_quant_01, &dampen_mul, &dampen_add);
+    const __m256 mul = _mm256_set1_ps(dampen_mul);
+    const __m256 add = _mm256_set1_ps(dampen_add);
     for (size_t bx = 0; bx < nblocks; bx += 8) {
         const size_t count = nblocks - bx < 8 ? nblocks - bx : 8;
         float hf[8] = {0}, gamma_ratio[8] = {0}, fuzzy[8] = {0};

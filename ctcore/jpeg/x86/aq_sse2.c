@@ -181,20 +181,10 @@ INLINE __m128 modulate(__m128 fuzzy, __m128 hf, __m128 gamma_ratio,
 void ct_jpeg_block_modulations_sse2(const float *rows, ptrdiff_t stride,
                                     size_t nblocks, int y_quant_01, float *qf)
 {
-    const float ac_quant = 0.841f;
-    const float base_level = 0.48f * ac_quant;
-    const float dampen_ramp_start = 9.0f;
-    const float dampen_ramp_end = 65.0f;
-    const float y_quant = (float)y_quant_01;
-    float dampen = 1.0f;
-    if (y_quant >= dampen_ramp_start) {
-        dampen = 1.0f - ((y_quant - dampen_ramp_start) /
-                         (dampen_ramp_end - dampen_ramp_start));
-        if (dampen < 0)
-            dampen = 0;
-    }
-    const __m128 mul = _mm_set1_ps(ac_quant * dampen);
-    const __m128 add = _mm_set1_ps((1.0f - dampen) * base_level);
+    float dampen_mul, dampen_add;
+    ct_jpeg_aq_dampening(y_quant_01, &dampen_mul, &dampen_add);
+    const __m128 mul = _mm_set1_ps(dampen_mul);
+    const __m128 add = _mm_set1_ps(dampen_add);
     for (size_t bx = 0; bx < nblocks; bx += 4) {
         const size_t count = nblocks - bx < 4 ? nblocks - bx : 4;
         float hf[4] = {0}, gamma_ratio[4] = {0}, fuzzy[4] = {0};

@@ -76,6 +76,6 @@ void ct_jpeg_gray8_to_float_avx2(const uint8_t *gray, size_t n, float *out)
         const __m128i v = _mm_loadl_epi64((const __m128i *)(gray + x));
         _mm256_storeu_ps(out + x, _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(v)));
     }
-    for (; x < n; ++x)
-        out[x] = gray[x];
+    if (x < n)
+        ct_jpeg_gray8_to_float_c(gray + x, n - x, out + x);
 }

@@ -101,6 +101,6 @@ void ct_jpeg_gray8_to_float_sse2(const uint8_t *gray, size_t n, float *out)
         _mm_storeu_ps(out + x, bytes_to_float(w));
         _mm_storeu_ps(out + x + 4, bytes_to_float_hi(w));
     }
-    for (; x < n; ++x)
-        out[x] = gray[x];
+    if (x < n)
+        ct_jpeg_gray8_to_float_c(gray + x, n - x, out + x);
 }
