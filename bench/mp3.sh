@@ -2,12 +2,16 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Times ctlame against lame on every clip of the audio corpus, with the same
-# flags, alternating the two clip by clip in one run, and prints for each
+# flags, alternating them clip by clip in one run: ctlame on one thread
+# (--threads 1, the sequential chain), ctlame on THREADS threads (the frame
+# ring; -j, default 0 = one per online CPU), and lame. Prints for each
 # setting the total time over the corpus (median over the repetitions) of
-# each and their ratio. The first repetition also compares the bytes.
+# each and the ratios lame / ctlame for both. The first repetition also
+# compares the bytes of both ctlame runs with lame's.
 #
-# usage: bench/mp3.sh [-n REPS] [-B BUILD_DIR] [-l LAME] [CORPUS_DIR]
+# usage: bench/mp3.sh [-n REPS] [-j THREADS] [-B BUILD_DIR] [-l LAME] [CORPUS_DIR]
 #   -n  repetitions of the whole corpus (default 3)
+#   -j  threads of the second ctlame run (default 0: one per online CPU)
 #   -B  the meson build directory with tools/ctlame (default: build)
 #   -l  the lame to compare with (default: lame on the PATH)
 #   CORPUS_DIR defaults to ../shared/corpus/audio next to the source tree.
@@ -15,6 +19,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 reps=3
+threads=0
 build="$root/build"
 lame=lame
 settings=("-V 2" "-b 128")
@@ -24,9 +29,10 @@ usage() {
     exit 2
 }
 
-while getopts "n:B:l:h" opt; do
+while getopts "n:j:B:l:h" opt; do
     case $opt in
     n) reps=$OPTARG ;;
+    j) threads=$OPTARG ;;
     B) build=$OPTARG ;;
     l) lame=$OPTARG ;;
     *) usage ;;
@@ -36,6 +42,7 @@ shift $((OPTIND - 1))
 [ $# -le 1 ] || usage
 corpus=${1:-$root/../shared/corpus/audio}
 [[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "-n wants a positive count" >&2; exit 2; }
+[[ $threads =~ ^[0-9]+$ ]] || { echo "-j wants a thread count (0: all CPUs)" >&2; exit 2; }
 
 ctlame="$build/tools/ctlame"
 [ -x "$ctlame" ] || { echo "no $ctlame; build first (ninja -C $build)" >&2; exit 1; }
@@ -51,6 +58,7 @@ echo "corpus:  $corpus (${#clips[@]} clips)"
 echo "lame:    $(command -v "$lame")"
 echo "ctlame:  $ctlame"
 echo "reps:    $reps (the median of the per-repetition totals)"
+echo "threads: 1 and $threads$([ "$threads" -eq 0 ] && echo " (one per online CPU: $(nproc))")"
 
 now() { date +%s.%N; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -58,32 +66,42 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # Warms the page cache, so that the first timed encode does not read the disk.
 cat "${clips[@]}" >/dev/null
 
+add() { awk -v s="$1" -v a="$2" -v b="$3" 'BEGIN { print s + b - a }'; }
+
 for setting in "${settings[@]}"; do
     read -r -a flags <<<"$setting"
-    : >"$tmp/ours.txt"
+    : >"$tmp/one.txt"
+    : >"$tmp/many.txt"
     : >"$tmp/theirs.txt"
-    identical=0
+    identical_one=0
+    identical_many=0
     for ((rep = 0; rep < reps; rep++)); do
-        ours_total=0
+        one_total=0
+        many_total=0
         theirs_total=0
         for clip in "${clips[@]}"; do
             t0=$(now)
-            "$ctlame" --quiet "${flags[@]}" "$clip" "$tmp/ctlame.mp3"
+            "$ctlame" --quiet --threads 1 "${flags[@]}" "$clip" "$tmp/ctlame1.mp3"
             t1=$(now)
-            "$lame" --quiet "${flags[@]}" "$clip" "$tmp/lame.mp3"
+            "$ctlame" --quiet --threads "$threads" "${flags[@]}" "$clip" "$tmp/ctlameN.mp3"
             t2=$(now)
-            ours_total=$(awk -v s="$ours_total" -v a="$t0" -v b="$t1" 'BEGIN { print s + b - a }')
-            theirs_total=$(awk -v s="$theirs_total" -v a="$t1" -v b="$t2" 'BEGIN { print s + b - a }')
-            if [ "$rep" -eq 0 ] && cmp -s "$tmp/ctlame.mp3" "$tmp/lame.mp3"; then
-                identical=$((identical + 1))
+            "$lame" --quiet "${flags[@]}" "$clip" "$tmp/lame.mp3"
+            t3=$(now)
+            one_total=$(add "$one_total" "$t0" "$t1")
+            many_total=$(add "$many_total" "$t1" "$t2")
+            theirs_total=$(add "$theirs_total" "$t2" "$t3")
+            if [ "$rep" -eq 0 ]; then
+                cmp -s "$tmp/ctlame1.mp3" "$tmp/lame.mp3" && identical_one=$((identical_one + 1))
+                cmp -s "$tmp/ctlameN.mp3" "$tmp/lame.mp3" && identical_many=$((identical_many + 1))
             fi
         done
-        echo "$ours_total" >>"$tmp/ours.txt"
+        echo "$one_total" >>"$tmp/one.txt"
+        echo "$many_total" >>"$tmp/many.txt"
         echo "$theirs_total" >>"$tmp/theirs.txt"
     done
-    awk -v s="$setting" -v o="$(median <"$tmp/ours.txt")" \
-        -v t="$(median <"$tmp/theirs.txt")" -v same="$identical" \
-        -v n="${#clips[@]}" 'BEGIN {
-        printf "%-8s ctlame %.3f s, lame %.3f s, ratio %.2f (lame / ctlame; above 1: ctlame is faster); identical on %d of %d clips\n", s ":", o, t, t / o, same, n
+    awk -v s="$setting" -v o="$(median <"$tmp/one.txt")" -v m="$(median <"$tmp/many.txt")" \
+        -v t="$(median <"$tmp/theirs.txt")" -v same1="$identical_one" \
+        -v sameN="$identical_many" -v j="$threads" -v n="${#clips[@]}" 'BEGIN {
+        printf "%-8s lame %.3f s; ctlame --threads 1 %.3f s, ratio %.2f; ctlame --threads %d %.3f s, ratio %.2f (lame / ctlame; above 1: ctlame is faster); identical on %d and %d of %d clips\n", s ":", t, o, t / o, j, m, t / m, same1, sameN, n
     }'
 done

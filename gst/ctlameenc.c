@@ -20,6 +20,12 @@
  * element sends a BYTES segment starting at 0 and the final tag frame, so
  * that the file gets lame's bytes; otherwise the placeholder stays.
  *
+ * The element owns a pool of #GstCtLameEnc:threads workers and encodes the
+ * stream's frames on all of them at once: a ring of frames in flight (4
+ * per thread, 16 to 128), which adds that many frame durations to the
+ * latency. The bytes are the same on any number of threads; threads=1
+ * encodes one frame after the other on the streaming thread.
+ *
  * ## Example launch lines
  * |[
  * gst-launch-1.0 filesrc location=in.wav ! wavparse ! ctlameenc quality=2 ! \
@@ -38,6 +44,7 @@
 #include <string.h>
 
 #include "ctcore/mp3.h"
+#include "ctcore/runtime.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_ct_lame_enc_debug);
 #define GST_CAT_DEFAULT gst_ct_lame_enc_debug
@@ -64,6 +71,8 @@ typedef enum
 #define DEFAULT_MONO FALSE
 #define DEFAULT_REPLAYGAIN TRUE
 #define DEFAULT_LAMETAG TRUE
+#define DEFAULT_THREADS 0       /* one per online CPU */
+#define MAX_THREADS 1024
 
 /* lame -q for the engine qualities, as lamemp3enc maps them; -1 leaves
  * LAME's default. */
@@ -81,6 +90,7 @@ enum
   PROP_MONO,
   PROP_REPLAYGAIN,
   PROP_LAMETAG,
+  PROP_THREADS,
 };
 
 struct _GstCtLameEnc
@@ -97,8 +107,10 @@ struct _GstCtLameEnc
   gboolean mono;
   gboolean replaygain;
   gboolean lametag;
+  gint threads;                 /* read at start */
 
   /* Streaming thread only. */
+  ct_pool *pool;                /* from start to stop */
   ct_mp3_encoder *encoder;
   gint in_rate;
   gint out_rate;                /* differs when LAME resamples */
@@ -215,6 +227,9 @@ gst_ct_lame_enc_set_property (GObject * object, guint prop_id,
     case PROP_LAMETAG:
       self->lametag = g_value_get_boolean (value);
       break;
+    case PROP_THREADS:
+      self->threads = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -253,6 +268,9 @@ gst_ct_lame_enc_get_property (GObject * object, guint prop_id,
       break;
     case PROP_LAMETAG:
       g_value_set_boolean (value, self->lametag);
+      break;
+    case PROP_THREADS:
+      g_value_set_int (value, self->threads);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -303,11 +321,33 @@ gst_ct_lame_enc_start_stream (GstCtLameEnc * self)
 }
 
 static gboolean
+gst_ct_lame_enc_start (GstAudioEncoder * encoder)
+{
+  GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
+  gint threads;
+
+  GST_OBJECT_LOCK (self);
+  threads = self->threads;
+  GST_OBJECT_UNLOCK (self);
+
+  self->pool = ct_pool_new (threads);
+  if (!self->pool) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("Out of memory for a pool of %d worker threads", threads), (NULL));
+    return FALSE;
+  }
+  GST_DEBUG_OBJECT (self, "pool of %d worker thread(s)",
+      ct_pool_threads (self->pool));
+  return TRUE;
+}
+
+static gboolean
 gst_ct_lame_enc_stop (GstAudioEncoder * encoder)
 {
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
 
   g_clear_pointer (&self->encoder, ct_mp3_encoder_free);
+  g_clear_pointer (&self->pool, ct_pool_unref);
   g_clear_pointer (&self->aligned, g_free);
   self->aligned_size = 0;
   return TRUE;
@@ -339,7 +379,8 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   gst_ct_lame_enc_get_settings (self, &settings);
   settings.sample_rate = GST_AUDIO_INFO_RATE (info);
   settings.channels = GST_AUDIO_INFO_CHANNELS (info);
-  r = ct_mp3_encoder_new (NULL, &settings, &mp3_encoder, err, sizeof (err));
+  r = ct_mp3_encoder_new (self->pool, &settings, &mp3_encoder, err,
+      sizeof (err));
   if (r < 0) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("Cannot set up the MP3 encoder for %d Hz, %d channel(s): %s",
@@ -371,11 +412,16 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   if (!ret)
     return FALSE;
 
-  /* A frame comes out once its samples and the encoder delay are in. */
+  /* A frame comes out once its samples and the encoder delay are in, and,
+   * on the pool, once the frames ahead of it in the ring are done. */
   frame_samples = mpeg_audio_version (self->out_rate) == 1 ? 1152 : 576;
   delay = ct_mp3_encoder_delay (self->encoder);
-  latency = gst_util_uint64_scale_int (frame_samples + delay, GST_SECOND,
+  latency = gst_util_uint64_scale_int (frame_samples + delay +
+      ct_mp3_encoder_ring_frames (self->encoder) * frame_samples, GST_SECOND,
       self->out_rate);
+  GST_DEBUG_OBJECT (self, "%d thread(s), a ring of %d frame(s), latency %"
+      GST_TIME_FORMAT, ct_pool_threads (self->pool),
+      ct_mp3_encoder_ring_frames (self->encoder), GST_TIME_ARGS (latency));
   gst_audio_encoder_set_latency (encoder, latency, latency);
   /* No lookahead: as lamemp3enc's, the frames are timestamped where a
    * decoder puts their samples, the encoder delay included (the LAME tag
@@ -652,6 +698,20 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
           "Write the Xing/Info + LAME tag frame first, as lame does (false: "
           "lame -t); its final version goes to byte 0 at EOS if downstream "
           "can seek", DEFAULT_LAMETAG, flags));
+  /**
+   * GstCtLameEnc:threads:
+   *
+   * Worker threads of the element's pool, the streaming thread included.
+   * The output bytes do not depend on it.
+   */
+  g_object_class_install_property (gobject_class, PROP_THREADS,
+      g_param_spec_int ("threads", "Threads",
+          "Worker threads, the streaming thread included: 0 = one per "
+          "online CPU, 1 = every frame on the streaming thread; read when "
+          "the element starts; on more than one, frames in flight add to the "
+          "latency", 0, MAX_THREADS, DEFAULT_THREADS,
+          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
+          GST_PARAM_MUTABLE_READY));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -660,6 +720,7 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
       "Encodes audio to MP3, byte-identical to LAME 3.100's lame",
       "ct project");
 
+  aenc_class->start = gst_ct_lame_enc_start;
   aenc_class->stop = gst_ct_lame_enc_stop;
   aenc_class->set_format = gst_ct_lame_enc_set_format;
   aenc_class->handle_frame = gst_ct_lame_enc_handle_frame;
@@ -684,4 +745,5 @@ gst_ct_lame_enc_init (GstCtLameEnc * self)
   self->mono = DEFAULT_MONO;
   self->replaygain = DEFAULT_REPLAYGAIN;
   self->lametag = DEFAULT_LAMETAG;
+  self->threads = DEFAULT_THREADS;
 }

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "ctcore/mp3.h"
+#include "ctcore/runtime.h"
 #include "wav.h"
 
 /* Frames per channel handed to the encoder at a time. */
@@ -30,6 +31,11 @@ static void usage(FILE *f)
         "  -q N           engine quality 0 (best, slowest) .. 9; default 3\n"
         "  --noreplaygain no ReplayGain analysis (its field in the tag stays 0)\n"
         "  -t             no Xing/Info + LAME tag frame\n"
+        "  --threads N    encode on N threads, the calling one included\n"
+        "                 (0, the default: one per online CPU; the bytes are\n"
+        "                 the same on any number)\n"
+        "  --sequential   one frame after the other on the calling thread\n"
+        "                 (the same as --threads 1)\n"
         "  --quiet        print nothing but errors\n",
         f);
 }
@@ -136,6 +142,7 @@ int main(int argc, char **argv)
     const char *positional[2];
     int num_positional = 0;
     int quiet = 0;
+    int threads = 0;
     const char *rate_flag = NULL;
     ct_mp3_settings settings;
 
@@ -154,6 +161,15 @@ int main(int argc, char **argv)
             settings.replaygain = 0;
         } else if (strcmp(arg, "-t") == 0) {
             settings.lametag = 0;
+        } else if (strcmp(arg, "--sequential") == 0) {
+            threads = 1;
+        } else if (strcmp(arg, "--threads") == 0) {
+            if (parse_int("--threads", i < argc ? argv[i++] : NULL, &threads) < 0)
+                return 1;
+            if (threads < 0) {
+                fprintf(stderr, "ctlame: --threads needs 0 or more\n");
+                return 1;
+            }
         } else if (strncmp(arg, "-V", 2) == 0) {
             if (parse_float("-V", flag_value(arg, 2, argc, argv, &i),
                             &settings.vbr_quality) < 0)
@@ -252,6 +268,7 @@ int main(int argc, char **argv)
 
     int status = 1;
     ct_mp3_encoder *encoder = NULL;
+    ct_pool *pool = NULL;
     FILE *out = NULL;
     int16_t *pcm = malloc((size_t)CHUNK_FRAMES * (size_t)wav.channels *
                           sizeof(*pcm));
@@ -261,7 +278,14 @@ int main(int argc, char **argv)
     }
 
     double t0 = now_seconds();
-    int r = ct_mp3_encoder_new(NULL, &settings, &encoder, err, sizeof(err));
+    if (threads != 1) {
+        pool = ct_pool_new(threads);
+        if (!pool) {
+            fprintf(stderr, "ctlame: out of memory for %d threads\n", threads);
+            goto done;
+        }
+    }
+    int r = ct_mp3_encoder_new(pool, &settings, &encoder, err, sizeof(err));
     if (r < 0) {
         fprintf(stderr, "ctlame: cannot set up the encoder: %s\n",
                 err[0] ? err : ct_strerror(r));
@@ -337,10 +361,11 @@ int main(int argc, char **argv)
     if (!quiet) {
         double duration = (double)wav.frames / wav.sample_rate;
         fprintf(stderr, "%s: %d Hz, %d channel%s, %.3f s -> %s: %d Hz, %ld "
-                "frames, %llu bytes in %.3f s (%.0fx real time)\n", in_path,
-                wav.sample_rate, wav.channels, wav.channels > 1 ? "s" : "",
+                "frames, %llu bytes in %.3f s (%.0fx real time, %d thread%s)\n",
+                in_path, wav.sample_rate, wav.channels, wav.channels > 1 ? "s" : "",
                 duration, out_path, ct_mp3_output_rate(encoder), num_packets,
-                bytes, seconds, seconds > 0 ? duration / seconds : 0.0);
+                bytes, seconds, seconds > 0 ? duration / seconds : 0.0,
+                ct_pool_threads(pool), ct_pool_threads(pool) > 1 ? "s" : "");
     }
     status = 0;
 
@@ -348,6 +373,7 @@ done:
     if (out)
         fclose(out);
     ct_mp3_encoder_free(encoder);
+    ct_pool_unref(pool);
     free(pcm);
     ct_wav_close(&wav);
     return status;

@@ -8,6 +8,7 @@
 #include "bitstream.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "lametag.h"
@@ -359,6 +360,30 @@ static void md_putbits(ct_mp3_main_data *md, int val, int j)
 {
     assert(j < MAX_LENGTH - 2);
 
+    if (j > 0 && val >= 0 && (val >> j) == 0) {
+        /* val fits in j bits: the j bits after the nbits written, big
+         * endian, 8 bytes at a time (the written bits of the current byte,
+         * then val, then zeros: the bytes LAME's loop leaves) */
+        int const byte = md->nbits >> 3;
+        int const off = md->nbits & 7;
+        uint64_t const acc = (off ? (uint64_t) md->buf[byte] << 56 : 0)
+                             | (uint64_t) (unsigned int) val << (64 - off - j);
+        assert(byte + 8 <= (int) sizeof(md->buf));
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        {
+            uint64_t const be = __builtin_bswap64(acc);
+            memcpy(&md->buf[byte], &be, sizeof(be));
+        }
+#else
+        {
+            int k;
+            for (k = 0; k < 8; k++)
+                md->buf[byte + k] = (unsigned char) (acc >> (56 - 8 * k));
+        }
+#endif
+        md->nbits += j;
+        return;
+    }
     while (j > 0) {
         int const byte = md->nbits >> 3;
         int const free_bits = 8 - (md->nbits & 7);
@@ -639,16 +664,34 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
     (void)data_bits;
 }
 
-/* Appends md to the stream, which is byte aligned here as in LAME. */
+/* Appends md to the stream, which is byte aligned here as in LAME: the
+ * bytes up to the next pending header's position at once, the header where
+ * putbits2 would put it (at the start of the byte at its write_timing). */
 static void put_main_data(ct_mp3_state *gfc, const ct_mp3_main_data *md)
 {
+    ct_mp3_bit_stream *const bs = &gfc->bs;
     int const full_bytes = md->nbits >> 3;
     int const rest = md->nbits & 7;
-    int i;
+    int i = 0;
 
     assert(gfc->bs.totbit % 8 == 0);
-    for (i = 0; i < full_bytes; i++)
-        putbits2(gfc, md->buf[i], 8);
+    while (i < full_bytes) {
+        int const timing = gfc->sv_enc.header[gfc->sv_enc.w_ptr].write_timing;
+        int n;
+        if (bs->buf_bit_idx != 0 || timing <= bs->totbit || (timing - bs->totbit) % 8 != 0) {
+            putbits2(gfc, md->buf[i], 8);
+            i++;
+            continue;
+        }
+        n = (timing - bs->totbit) / 8;
+        if (n > full_bytes - i)
+            n = full_bytes - i;
+        assert(bs->buf_byte_idx + n < BUFFER_SIZE);
+        memcpy(&bs->buf[bs->buf_byte_idx + 1], &md->buf[i], (size_t) n);
+        bs->buf_byte_idx += n;
+        bs->totbit += 8 * n;
+        i += n;
+    }
     if (rest)
         putbits2(gfc, md->buf[full_bytes] >> (8 - rest), rest);
 }

@@ -40,7 +40,8 @@ enum {
 #define CT_MP3_MAIN_DATA_MAX_BYTES (4 * 4095 / 8 + 1)
 
 typedef struct ct_mp3_main_data {
-    unsigned char buf[CT_MP3_MAIN_DATA_MAX_BYTES];
+    /* + 8: the writer stores 8 bytes at a time */
+    unsigned char buf[CT_MP3_MAIN_DATA_MAX_BYTES + 8];
     int nbits;
 } ct_mp3_main_data;
 

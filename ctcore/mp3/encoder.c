@@ -8,6 +8,12 @@
  * so that the output does not depend on how the caller splits its samples
  * (the resampler's arithmetic does).
  *
+ * With a pool of more than one worker, the frames go through the frame
+ * ring of graph.c instead of ct_mp3_encode_frame: this file's input side
+ * hands each frame's window to its Dispatch node, and the ring hands the
+ * finished frames' bytes back, in order, to the byte FIFO. Otherwise the
+ * sequential chain runs on the calling thread.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from LAME 3.100 libmp3lame/lame.c (LGPL-2.0-or-later, the LAME
  * project)
@@ -22,6 +28,7 @@
 #include "bitstream.h"
 #include "config.h"
 #include "frame.h"
+#include "graph.h"
 #include "lametag.h"
 #include "replaygain.h"
 #include "resample.h"
@@ -38,6 +45,7 @@
 struct ct_mp3_encoder {
     ct_mp3_settings settings;
     ct_mp3_state *gfc;
+    ct_mp3_graph *graph;    /* the frame ring, or NULL: the sequential chain */
     int chunk;              /* samples per encode call: the CLI's framesize */
     int16_t *pending;       /* interleaved input waiting for a full chunk */
     int pending_frames;
@@ -68,23 +76,25 @@ void ct_mp3_settings_default(ct_mp3_settings *settings)
 
 /* ---- the byte FIFO ------------------------------------------------------ */
 
-/* Room for one copy_buffer at the end of the FIFO. */
-static int reserve_out(ct_mp3_encoder *enc)
+/* Room for `need` bytes at the end of the FIFO. */
+static int reserve_bytes(ct_mp3_encoder *enc, size_t need)
 {
     if (enc->out_head > 0 && enc->out_head == enc->out_len) {
         enc->out_head = enc->out_len = 0;
     }
-    if (enc->out_cap - enc->out_len >= OUT_RESERVE)
+    if (enc->out_cap - enc->out_len >= need)
         return CT_OK;
     if (enc->out_head > 0) {
         memmove(enc->out, enc->out + enc->out_head, enc->out_len - enc->out_head);
         enc->out_len -= enc->out_head;
         enc->out_head = 0;
-        if (enc->out_cap - enc->out_len >= OUT_RESERVE)
+        if (enc->out_cap - enc->out_len >= need)
             return CT_OK;
     }
     {
-        size_t cap = enc->out_len + 2 * (size_t) OUT_RESERVE;
+        size_t cap = enc->out_len + 2 * need;
+        if (cap < 2 * enc->out_cap) /* a caller that does not receive */
+            cap = 2 * enc->out_cap;
         unsigned char *out = realloc(enc->out, cap);
         if (out == NULL)
             return CT_ENOMEM;
@@ -94,18 +104,49 @@ static int reserve_out(ct_mp3_encoder *enc)
     return CT_OK;
 }
 
+/* Room for one copy_buffer at the end of the FIFO. */
+static int reserve_out(ct_mp3_encoder *enc)
+{
+    return reserve_bytes(enc, OUT_RESERVE);
+}
+
+/* The state that holds the bit stream: the Encode node's on the ring. */
+static ct_mp3_state *bitstream_state(ct_mp3_encoder *enc)
+{
+    return enc->graph != NULL ? ct_mp3_graph_encode_state(enc->graph) : enc->gfc;
+}
+
 static int copy_out(ct_mp3_encoder *enc, int mp3data)
 {
     int n;
     int ret = reserve_out(enc);
     if (ret != CT_OK)
         return ret;
-    n = ct_mp3_copy_buffer(enc->gfc, enc->out + enc->out_len,
+    n = ct_mp3_copy_buffer(bitstream_state(enc), enc->out + enc->out_len,
                            (int) (enc->out_cap - enc->out_len), mp3data);
     if (n < 0)
         return CT_EINVAL;
     enc->out_len += (size_t) n;
     return CT_OK;
+}
+
+/* The ring's sink: a finished frame's bytes into the FIFO. */
+static int append_out(void *ctx, const unsigned char *data, size_t size)
+{
+    ct_mp3_encoder *enc = ctx;
+    int ret = reserve_bytes(enc, size);
+    if (ret != CT_OK)
+        return ret;
+    memcpy(enc->out + enc->out_len, data, size);
+    enc->out_len += size;
+    return CT_OK;
+}
+
+/* Frames encoded, or on the ring dispatched. */
+static int frames_started(const ct_mp3_encoder *enc)
+{
+    return enc->graph != NULL ? (int) ct_mp3_graph_frames(enc->graph)
+                              : enc->gfc->ov_enc.frame_number;
 }
 
 /* The length of the frame whose header starts at p, 0 if p holds no
@@ -156,10 +197,14 @@ static int encode_buffer_sample_t(ct_mp3_encoder *enc, int nsamples)
     if (nsamples == 0)
         return CT_OK;
 
-    /* copy out any tags that may have been written into bitstream */
-    ret = copy_out(enc, 0);
-    if (ret != CT_OK)
-        return ret;
+    /* copy out any tags that may have been written into bitstream (on the
+     * ring only before its first frame, while no node touches the bit
+     * stream; there is nothing to copy after a frame) */
+    if (enc->graph == NULL || ct_mp3_graph_frames(enc->graph) == 0) {
+        ret = copy_out(enc, 0);
+        if (ret != CT_OK)
+            return ret;
+    }
 
     in_buffer[0] = esv->in_buffer_0;
     in_buffer[1] = esv->in_buffer_1;
@@ -198,7 +243,12 @@ static int encode_buffer_sample_t(ct_mp3_encoder *enc, int nsamples)
         }
         esv->mf_samples_to_encode += n_out;
 
-        if (esv->mf_size >= mf_needed) {
+        if (esv->mf_size >= mf_needed && enc->graph != NULL) {
+            ret = ct_mp3_graph_dispatch(enc->graph, (const float *const *) mfbuf);
+            if (ret != CT_OK)
+                return ret;
+        }
+        else if (esv->mf_size >= mf_needed) {
             int n;
             ret = reserve_out(enc);
             if (ret != CT_OK)
@@ -208,7 +258,8 @@ static int encode_buffer_sample_t(ct_mp3_encoder *enc, int nsamples)
             if (n < 0)
                 return CT_EINVAL;
             enc->out_len += (size_t) n;
-
+        }
+        if (esv->mf_size >= mf_needed) {
             /* shift out old samples */
             esv->mf_size -= pcm_samples_per_frame;
             esv->mf_samples_to_encode -= pcm_samples_per_frame;
@@ -307,7 +358,7 @@ static int encode_flush(ct_mp3_encoder *enc)
 
     frames_left = (samples_to_encode + end_padding) / pcm_samples_per_frame;
     while (frames_left > 0) {
-        int const frame_num = gfc->ov_enc.frame_number;
+        int const frame_num = frames_started(enc);
         int bunch = mf_needed - esv->mf_size;
 
         bunch *= resample_ratio;
@@ -322,7 +373,7 @@ static int encode_flush(ct_mp3_encoder *enc)
         if (ret != CT_OK)
             return ret;
         {   /* even a single pcm sample can produce several frames */
-            int const new_frames = gfc->ov_enc.frame_number - frame_num;
+            int const new_frames = frames_started(enc) - frame_num;
             if (new_frames > 0)
                 frames_left -= new_frames;
         }
@@ -330,11 +381,18 @@ static int encode_flush(ct_mp3_encoder *enc)
     /* so that a second flush does nothing */
     esv->mf_samples_to_encode = 0;
 
-    /* mp3 related stuff. bit buffer might still contain some mp3 data */
-    ct_mp3_flush_bitstream(gfc);
-    ret = copy_out(enc, 1);
     save_gain_values(gfc);
-    return ret;
+    /* the ring: every frame's bytes out, the Encode state idle and given
+     * what the tag reads of the input side */
+    if (enc->graph != NULL) {
+        ret = ct_mp3_graph_finish(enc->graph);
+        if (ret != CT_OK)
+            return ret;
+    }
+
+    /* mp3 related stuff. bit buffer might still contain some mp3 data */
+    ct_mp3_flush_bitstream(bitstream_state(enc));
+    return copy_out(enc, 1);
 }
 
 /* ---- the public API ----------------------------------------------------- */
@@ -376,10 +434,15 @@ static int check_settings(const ct_mp3_settings *s, char *errbuf, size_t errbuf_
 static int start_stream(ct_mp3_encoder *enc)
 {
     int ret;
+    /* no node of the ring may run on the state while it is set up */
+    if (enc->graph != NULL)
+        ct_mp3_graph_stop(enc->graph);
     memset(enc->gfc, 0, sizeof(*enc->gfc));
     ret = ct_mp3_config_init(enc->gfc, &enc->settings);
     if (ret != CT_OK)
         return ret;
+    if (enc->graph != NULL)
+        ct_mp3_graph_start(enc->graph);
     enc->chunk = 576 * enc->gfc->cfg.mode_gr;
     enc->pending_frames = 0;
     enc->out_head = enc->out_len = 0;
@@ -391,13 +454,15 @@ static int start_stream(ct_mp3_encoder *enc)
     return CT_OK;
 }
 
-int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
-                       ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
+/* ring: the slots of the frame ring, 0 for the default; use_ring: the ring
+ * even on one worker. */
+static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
+                       int use_ring, ct_mp3_encoder **encoder, char *errbuf,
+                       size_t errbuf_size)
 {
     ct_mp3_encoder *enc;
     int ret;
 
-    (void) pool; /* sequential for now */
     *encoder = NULL;
     ret = check_settings(settings, errbuf, errbuf_size);
     if (ret != CT_OK)
@@ -418,14 +483,35 @@ int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
         ct_mp3_encoder_free(enc);
         return ct_errbuf_set(errbuf, errbuf_size, ret, "settings refused by LAME's set-up");
     }
+    if (use_ring || ct_pool_threads(pool) > 1) {
+        enc->graph = ct_mp3_graph_new(pool, enc->gfc, ring, append_out, enc);
+        if (enc->graph == NULL) {
+            ct_mp3_encoder_free(enc);
+            return ct_errbuf_set(errbuf, errbuf_size, CT_ENOMEM, "out of memory");
+        }
+        ct_mp3_graph_start(enc->graph);
+    }
     *encoder = enc;
     return CT_OK;
+}
+
+int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
+                       ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
+{
+    return encoder_new(pool, settings, 0, 0, encoder, errbuf, errbuf_size);
+}
+
+int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
+                            ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
+{
+    return encoder_new(pool, settings, ring, ring > 0, encoder, errbuf, errbuf_size);
 }
 
 void ct_mp3_encoder_free(ct_mp3_encoder *encoder)
 {
     if (encoder == NULL)
         return;
+    ct_mp3_graph_free(encoder->graph);
     free(encoder->gfc);
     free(encoder->pending);
     free(encoder->out);
@@ -459,22 +545,56 @@ int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t fram
     return CT_OK;
 }
 
+/* On the ring, when the FIFO holds no whole frame: the frames finished,
+ * waiting for the oldest when the ring is full. Returns CT_OK when it got
+ * some, CT_EAGAIN when none. */
+static int pull_frames(ct_mp3_encoder *enc)
+{
+    size_t in_flight, popped;
+    int ret;
+
+    if (enc->graph == NULL || enc->drained)
+        return CT_EAGAIN;
+    in_flight = ct_mp3_graph_in_flight(enc->graph);
+    if (in_flight == 0)
+        return CT_EAGAIN;
+    ret = ct_mp3_graph_collect(enc->graph, in_flight == ct_mp3_graph_ring(enc->graph),
+                               &popped);
+    if (ret != CT_OK)
+        return enc->failed = ret;
+    return popped > 0 ? CT_OK : CT_EAGAIN;
+}
+
 int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet)
 {
     const ct_mp3_config *const cfg = &encoder->gfc->cfg;
-    size_t avail = encoder->out_len - encoder->out_head;
-    const unsigned char *p = encoder->out + encoder->out_head;
-    size_t len;
+    size_t avail;
+    const unsigned char *p;
+    size_t len = 0;
 
     if (encoder->failed != CT_OK)
         return encoder->failed;
-    if (avail < 4)
-        return encoder->drained && avail == 0 ? CT_EOF : (encoder->drained ? CT_EINVAL : CT_EAGAIN);
-    len = frame_length(p);
-    if (len == 0 || len > MAX_FRAME_BYTES)
-        return encoder->failed = CT_EINVAL;
-    if (avail < len)
+    for (;;) {
+        int ret;
+        avail = encoder->out_len - encoder->out_head;
+        p = encoder->out + encoder->out_head;
+        if (avail >= 4) {
+            len = frame_length(p);
+            if (len == 0 || len > MAX_FRAME_BYTES)
+                return encoder->failed = CT_EINVAL;
+            if (avail >= len)
+                break;
+        }
+        ret = pull_frames(encoder);
+        if (ret == CT_OK)
+            continue;
+        if (ret != CT_EAGAIN)
+            return ret;
+        if (avail < 4)
+            return encoder->drained && avail == 0 ? CT_EOF
+                                                  : (encoder->drained ? CT_EINVAL : CT_EAGAIN);
         return encoder->drained ? (encoder->failed = CT_EINVAL) : CT_EAGAIN;
+    }
 
     memcpy(encoder->packet, p, len);
     encoder->out_head += len;
@@ -510,7 +630,8 @@ int ct_mp3_drain(ct_mp3_encoder *encoder)
     if (ret != CT_OK)
         return encoder->failed = ret;
     if (encoder->gfc->cfg.write_lame_tag) {
-        encoder->lametag_size = ct_mp3_get_lametag_frame(encoder->gfc, encoder->lametag,
+        encoder->lametag_size = ct_mp3_get_lametag_frame(bitstream_state(encoder),
+                                                         encoder->lametag,
                                                          sizeof(encoder->lametag));
         if (encoder->lametag_size > sizeof(encoder->lametag))
             return encoder->failed = CT_EINVAL;
@@ -546,4 +667,9 @@ int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder)
 int ct_mp3_output_rate(const ct_mp3_encoder *encoder)
 {
     return encoder->gfc->cfg.samplerate_out;
+}
+
+int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder)
+{
+    return encoder->graph != NULL ? (int) ct_mp3_graph_ring(encoder->graph) : 0;
 }

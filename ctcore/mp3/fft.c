@@ -4,7 +4,8 @@
  * generator O. Buneman's (both Stanford University); Mather's lookup table
  * and Takehiro's speed-ups.
  *
- * Debian's build runs the C fht (no NASM, no SSE variant on amd64).
+ * Debian's build runs the C fht (no NASM, no SSE variant on amd64); it is
+ * dsp.h's fht (with vector versions of the same arithmetic).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from LAME 3.100 libmp3lame/fft.c (LGPL-2.0-or-later, the LAME
@@ -14,103 +15,8 @@
 
 #include <math.h>
 
+#include "dsp.h"
 #include "util.h"
-
-#define TRI_SIZE (5 - 1) /* 1024 = 4**5 */
-
-static const float costab[TRI_SIZE * 2] = {
-    9.238795325112867e-01, 3.826834323650898e-01,
-    9.951847266721969e-01, 9.801714032956060e-02,
-    9.996988186962042e-01, 2.454122852291229e-02,
-    9.999811752826011e-01, 6.135884649154475e-03
-};
-
-/* Hartley transform of 2 * n points of fz, in place. */
-static void fht(float *fz, int n)
-{
-    const float *tri = costab;
-    int k4;
-    float *fi, *gi;
-    float const *fn;
-
-    n <<= 1; /* to get BLKSIZE: LAME's 3DNow! routine took n / 2 */
-    fn = fz + n;
-    k4 = 4;
-    do {
-        float s1, c1;
-        int i, k1, k2, k3, kx;
-        kx = k4 >> 1;
-        k1 = k4;
-        k2 = k4 << 1;
-        k3 = k2 + k1;
-        k4 = k2 << 1;
-        fi = fz;
-        gi = fi + kx;
-        do {
-            float f0, f1, f2, f3;
-            f1 = fi[0] - fi[k1];
-            f0 = fi[0] + fi[k1];
-            f3 = fi[k2] - fi[k3];
-            f2 = fi[k2] + fi[k3];
-            fi[k2] = f0 - f2;
-            fi[0] = f0 + f2;
-            fi[k3] = f1 - f3;
-            fi[k1] = f1 + f3;
-            f1 = gi[0] - gi[k1];
-            f0 = gi[0] + gi[k1];
-            f3 = SQRT2 * gi[k3];
-            f2 = SQRT2 * gi[k2];
-            gi[k2] = f0 - f2;
-            gi[0] = f0 + f2;
-            gi[k3] = f1 - f3;
-            gi[k1] = f1 + f3;
-            gi += k4;
-            fi += k4;
-        } while (fi < fn);
-        c1 = tri[0];
-        s1 = tri[1];
-        for (i = 1; i < kx; i++) {
-            float c2, s2;
-            c2 = 1 - (2 * s1) * s1;
-            s2 = (2 * s1) * c1;
-            fi = fz + i;
-            gi = fz + k1 - i;
-            do {
-                float a, b, g0, f0, f1, g1, f2, g2, f3, g3;
-                b = s2 * fi[k1] - c2 * gi[k1];
-                a = c2 * fi[k1] + s2 * gi[k1];
-                f1 = fi[0] - a;
-                f0 = fi[0] + a;
-                g1 = gi[0] - b;
-                g0 = gi[0] + b;
-                b = s2 * fi[k3] - c2 * gi[k3];
-                a = c2 * fi[k3] + s2 * gi[k3];
-                f3 = fi[k2] - a;
-                f2 = fi[k2] + a;
-                g3 = gi[k2] - b;
-                g2 = gi[k2] + b;
-                b = s1 * f2 - c1 * g3;
-                a = c1 * f2 + s1 * g3;
-                fi[k2] = f0 - a;
-                fi[0] = f0 + a;
-                gi[k3] = g1 - b;
-                gi[k1] = g1 + b;
-                b = c1 * g2 - s1 * f3;
-                a = s1 * g2 + c1 * f3;
-                gi[k2] = g0 - a;
-                gi[0] = g0 + a;
-                fi[k3] = f1 - b;
-                fi[k1] = f1 + b;
-                gi += k4;
-                fi += k4;
-            } while (fi < fn);
-            c2 = c1;
-            c1 = c2 * tri[0] - s1 * tri[1];
-            s1 = c2 * tri[1] + s1 * tri[0];
-        }
-        tri += 2;
-    } while (k4 < n);
-}
 
 /* 8-bit bit reversal. */
 static const unsigned char rv_tbl[] = {
@@ -136,6 +42,7 @@ void ct_mp3_fft_short(const ct_mp3_psy_const *gd, float x_real[3][BLKSIZE_s],
                       const float *buffer)
 {
     const float *const window_s = gd->window_s;
+    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int i, j, b;
 
     for (b = 0; b < 3; b++) {
@@ -177,7 +84,7 @@ void ct_mp3_fft_short(const ct_mp3_psy_const *gd, float x_real[3][BLKSIZE_s],
             x[BLKSIZE_s / 2 + 3] = f1 - f3;
         } while (--j >= 0);
 
-        fht(x, BLKSIZE_s / 2);
+        dsp->fht(x, BLKSIZE_s / 2);
     }
 }
 
@@ -185,6 +92,7 @@ void ct_mp3_fft_long(const ct_mp3_psy_const *gd, float x[BLKSIZE],
                      const float *buffer)
 {
     const float *const window = gd->window;
+    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int i;
     int jj = BLKSIZE / 8 - 1;
     x += BLKSIZE / 2;
@@ -223,7 +131,7 @@ void ct_mp3_fft_long(const ct_mp3_psy_const *gd, float x[BLKSIZE],
         x[BLKSIZE / 2 + 3] = f1 - f3;
     } while (--jj >= 0);
 
-    fht(x, BLKSIZE / 2);
+    dsp->fht(x, BLKSIZE / 2);
 }
 
 void ct_mp3_fft_init(ct_mp3_psy_const *gd)

@@ -17,7 +17,7 @@
 /* adjust_ATH: auto-adjust of the ATH for low volume (Gabriel Bouvigne,
  * 2001), from the loudness of the granule pair the psychoacoustic model
  * measured. */
-static void adjust_ath(ct_mp3_state *gfc)
+void ct_mp3_adjust_ath(ct_mp3_state *gfc)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_ath *const ATH = &gfc->ATH;
@@ -88,20 +88,17 @@ static void adjust_ath(ct_mp3_state *gfc)
     }
 }
 
-/* lame_encode_frame_init: primes the polyphase filterbank and MDCT with a
- * short block of the first samples. */
-static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
+/* lame_encode_frame_init's input: a frame of zeros, then the first samples
+ * of the frame at inbuf. */
+static void prime_buffers(const ct_mp3_config *cfg, const float *const inbuf[2],
+                          float primebuff0[286 + 1152 + 576],
+                          float primebuff1[286 + 1152 + 576])
 {
-    ct_mp3_config const *const cfg = &gfc->cfg;
-    int ch, gr;
-    float primebuff0[286 + 1152 + 576];
-    float primebuff1[286 + 1152 + 576];
     int const framesize = 576 * cfg->mode_gr;
     int i, j;
 
-    gfc->lame_encode_frame_init = 1;
-    memset(primebuff0, 0, sizeof(primebuff0));
-    memset(primebuff1, 0, sizeof(primebuff1));
+    memset(primebuff0, 0, sizeof(float) * (286 + 1152 + 576));
+    memset(primebuff1, 0, sizeof(float) * (286 + 1152 + 576));
     for (i = 0, j = 0; i < 286 + 576 * (1 + cfg->mode_gr); ++i) {
         if (i < framesize) {
             primebuff0[i] = 0;
@@ -115,6 +112,19 @@ static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
             ++j;
         }
     }
+}
+
+/* lame_encode_frame_init: primes the polyphase filterbank and MDCT with a
+ * short block of the first samples. */
+static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int ch, gr;
+    float primebuff0[286 + 1152 + 576];
+    float primebuff1[286 + 1152 + 576];
+
+    gfc->lame_encode_frame_init = 1;
+    prime_buffers(cfg, inbuf, primebuff0, primebuff1);
     /* polyphase filtering / mdct */
     for (gr = 0; gr < cfg->mode_gr; gr++) {
         for (ch = 0; ch < cfg->channels_out; ch++) {
@@ -124,50 +134,140 @@ static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
     ct_mp3_mdct_sub48(gfc, primebuff0, primebuff1);
 }
 
-/* Stage 1: the psychoacoustic model, one granule of look-ahead (mt 6/99):
- * the FFT is centered over the next granule. */
+void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
+                             const float *const inbuf[2], float carry[2][18][SBLIMIT])
+{
+    float primebuff[2][286 + 1152 + 576];
+    int ch;
+
+    prime_buffers(cfg, inbuf, primebuff[0], primebuff[1]);
+    /* mdct_sub48 of the priming leaves the subband samples of its last
+     * granule; the lines it computes are overwritten by the first frame's */
+    for (ch = 0; ch < cfg->channels_out; ch++)
+        ct_mp3_polyphase(amp_filter, primebuff[ch] + 286 + 576 * (cfg->mode_gr - 1),
+                         carry[ch]);
+}
+
+/* The FFT window of granule gr in the frame's input: one granule of
+ * look-ahead (mt 6/99), the FFT centered over the next granule. */
+static void psy_buffers(const ct_mp3_config *cfg, const float *const inbuf[2], int gr,
+                        const float *bufp[2])
+{
+    int ch;
+    bufp[0] = bufp[1] = 0;
+    for (ch = 0; ch < cfg->channels_out; ch++) {
+        bufp[ch] = &inbuf[ch][576 + gr * 576 - FFTOFFSET];
+    }
+}
+
+/* After the model of granule gr: the M/S energy ratio and the block type
+ * flags of the side info. */
+static void granule_flags(const ct_mp3_config *cfg, ct_mp3_frame *fr, int gr,
+                          ct_mp3_side_info *l3_side)
+{
+    int ch;
+
+    if (cfg->mode == CT_MP3_JOINT_STEREO) {
+        fr->ms_ener_ratio[gr] = fr->tot_ener[gr][2] + fr->tot_ener[gr][3];
+        if (fr->ms_ener_ratio[gr] > 0)
+            fr->ms_ener_ratio[gr] = fr->tot_ener[gr][3] / fr->ms_ener_ratio[gr];
+    }
+
+    /* block type flags */
+    for (ch = 0; ch < cfg->channels_out; ch++) {
+        ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
+        cod_info->block_type = fr->blocktype[gr][ch];
+        cod_info->mixed_block_flag = 0;
+    }
+}
+
+/* Stage 1: the psychoacoustic model. */
 static int psychoacoustics(ct_mp3_state *gfc, const float *const inbuf[2],
                            ct_mp3_frame *fr)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int gr;
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        const float *bufp[2];
+        psy_buffers(cfg, inbuf, gr, bufp);
+        if (ct_mp3_psy_anal(gfc, bufp, gr, fr->masking_LR, fr->masking_MS,
+                            fr->pe[gr], fr->pe_MS[gr], fr->tot_ener[gr],
+                            fr->blocktype[gr]) != 0)
+            return -4;
+        granule_flags(cfg, fr, gr, &gfc->l3_side);
+    }
+    return 0;
+}
+
+void ct_mp3_frame_record_init(ct_mp3_frame *fr)
+{
+    memset(fr, 0, sizeof(*fr));
+    fr->ms_ener_ratio[0] = .5;
+    fr->ms_ener_ratio[1] = .5;
+}
+
+void ct_mp3_frame_prepare(const ct_mp3_state *gfc, const float *const inbuf[2],
+                          int with_short, ct_mp3_psy_granule pg[2],
+                          float sb[2][2][18][SBLIMIT])
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     int gr, ch;
 
     for (gr = 0; gr < cfg->mode_gr; gr++) {
-        const float *bufp[2] = {0, 0};
-        for (ch = 0; ch < cfg->channels_out; ch++) {
-            bufp[ch] = &inbuf[ch][576 + gr * 576 - FFTOFFSET];
-        }
-        if (ct_mp3_psy_anal(gfc, bufp, gr, fr->masking_LR, fr->masking_MS,
-                            fr->pe[gr], fr->pe_MS[gr], fr->tot_ener[gr],
-                            fr->blocktype[gr]) != 0)
-            return -4;
-
-        if (cfg->mode == CT_MP3_JOINT_STEREO) {
-            fr->ms_ener_ratio[gr] = fr->tot_ener[gr][2] + fr->tot_ener[gr][3];
-            if (fr->ms_ener_ratio[gr] > 0)
-                fr->ms_ener_ratio[gr] = fr->tot_ener[gr][3] / fr->ms_ener_ratio[gr];
-        }
-
-        /* block type flags */
-        for (ch = 0; ch < cfg->channels_out; ch++) {
-            ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
-            cod_info->block_type = fr->blocktype[gr][ch];
-            cod_info->mixed_block_flag = 0;
-        }
+        const float *bufp[2];
+        psy_buffers(cfg, inbuf, gr, bufp);
+        ct_mp3_psy_prepare(gfc, bufp, with_short, &pg[gr]);
     }
-    return 0;
+    /* mdct_sub48's windows: granule gr of channel ch from inbuf[ch] + 286 +
+     * 576 * gr */
+    for (ch = 0; ch < cfg->channels_out; ch++)
+        for (gr = 0; gr < cfg->mode_gr; gr++)
+            ct_mp3_polyphase(gfc->sv_enc.amp_filter, inbuf[ch] + 286 + 576 * gr, sb[gr][ch]);
+}
+
+void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],
+                              ct_mp3_psy_granule pg[2], ct_mp3_frame *fr,
+                              ct_mp3_side_info *l3_side)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int gr;
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        const float *bufp[2];
+        psy_buffers(cfg, inbuf, gr, bufp);
+        ct_mp3_psy_resolve(gfc, &pg[gr], bufp, gr, fr->masking_LR, fr->masking_MS,
+                           fr->pe[gr], fr->pe_MS[gr], fr->tot_ener[gr], fr->blocktype[gr]);
+        granule_flags(cfg, fr, gr, l3_side);
+    }
+}
+
+void ct_mp3_frame_mdct(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
+                       float carry[2][18][SBLIMIT], const float sb[2][2][18][SBLIMIT],
+                       ct_mp3_side_info *l3_side)
+{
+    int gr, ch;
+
+    for (ch = 0; ch < cfg->channels_out; ch++) {
+        for (gr = 0; gr < cfg->mode_gr; gr++) {
+            ct_mp3_gr_info *const gi = &l3_side->tt[gr][ch];
+            const float (*prev)[SBLIMIT] =
+                gr == 0 ? (const float (*)[SBLIMIT]) carry[ch] : sb[gr - 1][ch];
+            ct_mp3_mdct_granule(amp_filter, prev, sb[gr][ch], gi->block_type, gi->xr);
+        }
+        memcpy(carry[ch], sb[cfg->mode_gr - 1][ch], sizeof(carry[ch]));
+    }
 }
 
 /* Stage 3: M/S or L/R coding of the two stereo channels. */
-static void ms_decision(ct_mp3_state *gfc, const ct_mp3_frame *fr)
+int ct_mp3_ms_decision(const ct_mp3_config *cfg, const ct_mp3_frame *fr,
+                       const ct_mp3_side_info *l3_side)
 {
-    ct_mp3_config const *const cfg = &gfc->cfg;
     int gr, ch;
-
-    gfc->ov_enc.mode_ext = MPG_MD_LR_LR;
+    int mode_ext = MPG_MD_LR_LR;
 
     if (cfg->force_ms) {
-        gfc->ov_enc.mode_ext = MPG_MD_MS_LR;
+        mode_ext = MPG_MD_MS_LR;
     }
     else if (cfg->mode == CT_MP3_JOINT_STEREO) {
         float sum_pe_MS = 0;
@@ -181,15 +281,16 @@ static void ms_decision(ct_mp3_state *gfc, const ct_mp3_frame *fr)
 
         /* based on PE: M/S coding would not use much more bits than L/R */
         if (sum_pe_MS <= 1.00 * sum_pe_LR) {
-            ct_mp3_gr_info const *const gi0 = &gfc->l3_side.tt[0][0];
-            ct_mp3_gr_info const *const gi1 = &gfc->l3_side.tt[cfg->mode_gr - 1][0];
+            ct_mp3_gr_info const *const gi0 = &l3_side->tt[0][0];
+            ct_mp3_gr_info const *const gi1 = &l3_side->tt[cfg->mode_gr - 1][0];
 
             if (gi0[0].block_type == gi0[1].block_type
                 && gi1[0].block_type == gi1[1].block_type) {
-                gfc->ov_enc.mode_ext = MPG_MD_MS_LR;
+                mode_ext = MPG_MD_MS_LR;
             }
         }
     }
+    return mode_ext;
 }
 
 /* CBR and ABR: the pe, smoothed over 19 frames by a FIR filter, scales the
@@ -231,95 +332,89 @@ static void smooth_pe(ct_mp3_state *gfc, float pe_use[2][2])
  * before each granule and channel, and only the next frame's psychoacoustic
  * model reads it): CBR and ABR from the block type of the last granule and
  * channel, VBR from mask_adjust alone. */
-static void set_masking_lower(ct_mp3_state *gfc)
+void ct_mp3_set_masking_lower(ct_mp3_state *gfc, const ct_mp3_side_info *l3_side)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     float masking_lower_db = gfc->sv_qnt.mask_adjust;
 
     if (cfg->vbr == CT_MP3_VBR_OFF || cfg->vbr == CT_MP3_VBR_ABR) {
         ct_mp3_gr_info const *const cod_info =
-            &gfc->l3_side.tt[cfg->mode_gr - 1][cfg->channels_out - 1];
+            &l3_side->tt[cfg->mode_gr - 1][cfg->channels_out - 1];
         if (cod_info->block_type == SHORT_TYPE)
             masking_lower_db = gfc->sv_qnt.mask_adjust_short;
     }
     gfc->sv_qnt.masking_lower = pow(10.0, masking_lower_db * 0.1);
 }
 
-int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
-                        const float *inbuf_r, unsigned char *mp3buf,
-                        int mp3buf_size)
+/* The masking and pe that quantization uses: M/S or L/R. */
+static const ct_mp3_psy_ratio (*frame_masking(const ct_mp3_frame *fr, int mode_ext))[2]
 {
-    ct_mp3_config const *const cfg = &gfc->cfg;
-    ct_mp3_frame fr;
-    ct_mp3_main_data md;
-    const ct_mp3_psy_ratio (*masking)[2];
-    float (*pe_use)[2];
-    const float *inbuf[2];
-    int mp3count;
+    return mode_ext == MPG_MD_MS_LR ? (const ct_mp3_psy_ratio (*)[2]) fr->masking_MS
+                                    : (const ct_mp3_psy_ratio (*)[2]) fr->masking_LR;
+}
 
-    memset(&fr, 0, sizeof(fr));
-    fr.ms_ener_ratio[0] = .5;
-    fr.ms_ener_ratio[1] = .5;
+static float (*frame_pe(ct_mp3_frame *fr, int mode_ext))[2]
+{
+    return mode_ext == MPG_MD_MS_LR ? fr->pe_MS : fr->pe;
+}
 
-    inbuf[0] = inbuf_l;
-    inbuf[1] = inbuf_r;
+void ct_mp3_frame_vbr_prepare(const ct_mp3_state *gfc, const ct_mp3_frame *fr, int mode_ext,
+                              ct_mp3_side_info *l3_side, ct_mp3_vbr_work *work)
+{
+    memset(work, 0, sizeof(*work));
+    ct_mp3_vbr_prepare(gfc, mode_ext, l3_side, frame_masking(fr, mode_ext), work);
+}
 
-    if (gfc->lame_encode_frame_init == 0) {
-        /* first run? */
-        encode_frame_init(gfc, inbuf);
-    }
-
-    /* padding method as described in "MPEG-Layer3 / Bitstream Syntax and
-     * Decoding" by Martin Sieler, Ralph Sperschneider; no padding for the
-     * very first frame (Robert Hegemann 2000-06-22) */
+/* padding method as described in "MPEG-Layer3 / Bitstream Syntax and
+ * Decoding" by Martin Sieler, Ralph Sperschneider; no padding for the very
+ * first frame (Robert Hegemann 2000-06-22) */
+static void frame_padding(ct_mp3_state *gfc)
+{
     gfc->ov_enc.padding = 0;
     if ((gfc->sv_enc.slot_lag -= gfc->sv_enc.frac_SpF) < 0) {
-        gfc->sv_enc.slot_lag += cfg->samplerate_out;
+        gfc->sv_enc.slot_lag += gfc->cfg.samplerate_out;
         gfc->ov_enc.padding = 1;
     }
+}
 
-    /* Stage 1: psychoacoustic model */
-    if (psychoacoustics(gfc, inbuf, &fr) != 0)
-        return -4;
+/* Stage 4: the quantization loop of the rate control, on gfc->l3_side with
+ * mode_ext in gfc->ov_enc. VBR: the whole loop, or, with the frame's
+ * prepared and searched work, only its reservoir step. */
+static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    int const mode_ext = gfc->ov_enc.mode_ext;
+    const ct_mp3_psy_ratio (*const masking)[2] = frame_masking(fr, mode_ext);
+    float (*const pe_use)[2] = frame_pe(fr, mode_ext);
 
-    /* auto-adjust of ATH, useful for low volume */
-    adjust_ath(gfc);
-
-    /* Stage 2: polyphase filtering / MDCT */
-    ct_mp3_mdct_sub48(gfc, inbuf[0], inbuf[1]);
-
-    /* Stage 3: MS/LR decision */
-    ms_decision(gfc, &fr);
-    if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR) {
-        masking = (const ct_mp3_psy_ratio (*)[2]) fr.masking_MS;
-        pe_use = fr.pe_MS;
-    }
-    else {
-        masking = (const ct_mp3_psy_ratio (*)[2]) fr.masking_LR;
-        pe_use = fr.pe;
-    }
-
-    /* Stage 4: quantization loop */
     switch (cfg->vbr) {
     default:
     case CT_MP3_VBR_OFF:
         smooth_pe(gfc, pe_use);
-        ct_mp3_cbr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio, masking);
+        ct_mp3_cbr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, masking);
         break;
     case CT_MP3_VBR_ABR:
         smooth_pe(gfc, pe_use);
-        ct_mp3_abr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio, masking);
+        ct_mp3_abr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, masking);
         break;
     case CT_MP3_VBR_MT:
     case CT_MP3_VBR_MTRH:
-        ct_mp3_vbr_new_iteration_loop(gfc, (const float (*)[2]) pe_use, fr.ms_ener_ratio,
-                                      masking);
+        if (work != NULL)
+            ct_mp3_vbr_commit_frame(gfc, (const float (*)[2]) pe_use, work);
+        else
+            ct_mp3_vbr_new_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio,
+                                          masking);
         break;
     }
+}
 
-    set_masking_lower(gfc);
+/* Stage 5: bitstream formatting, the bytes out, the tag's accounting. */
+static int write_frame(ct_mp3_state *gfc, unsigned char *mp3buf, int mp3buf_size)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_main_data md;
+    int mp3count;
 
-    /* Stage 5: bitstream formatting */
     ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side, &md);
     ct_mp3_format_bitstream(gfc, &md);
 
@@ -333,4 +428,54 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
     ++gfc->ov_enc.frame_number;
 
     return mp3count;
+}
+
+int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
+                        const float *inbuf_r, unsigned char *mp3buf,
+                        int mp3buf_size)
+{
+    ct_mp3_frame fr;
+    const float *inbuf[2];
+
+    ct_mp3_frame_record_init(&fr);
+
+    inbuf[0] = inbuf_l;
+    inbuf[1] = inbuf_r;
+
+    if (gfc->lame_encode_frame_init == 0) {
+        /* first run? */
+        encode_frame_init(gfc, inbuf);
+    }
+
+    frame_padding(gfc);
+
+    /* Stage 1: psychoacoustic model */
+    if (psychoacoustics(gfc, inbuf, &fr) != 0)
+        return -4;
+
+    /* auto-adjust of ATH, useful for low volume */
+    ct_mp3_adjust_ath(gfc);
+
+    /* Stage 2: polyphase filtering / MDCT */
+    ct_mp3_mdct_sub48(gfc, inbuf[0], inbuf[1]);
+
+    /* Stage 3: MS/LR decision */
+    gfc->ov_enc.mode_ext = ct_mp3_ms_decision(&gfc->cfg, &fr, &gfc->l3_side);
+
+    /* Stage 4: quantization loop */
+    quantize(gfc, &fr, NULL);
+
+    ct_mp3_set_masking_lower(gfc, &gfc->l3_side);
+
+    /* Stage 5: bitstream formatting */
+    return write_frame(gfc, mp3buf, mp3buf_size);
+}
+
+int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
+                        ct_mp3_vbr_work *work, unsigned char *mp3buf, int mp3buf_size)
+{
+    frame_padding(gfc);
+    gfc->ov_enc.mode_ext = mode_ext;
+    quantize(gfc, fr, work);
+    return write_frame(gfc, mp3buf, mp3buf_size);
 }

@@ -12,11 +12,12 @@
 
 #include <string.h>
 
+#include "dsp.h"
 #include "util.h"
 
 /* The analysis window, per i = -15..-1 of window_subband: 16 coefficients
  * and the two multipliers of the butterfly; then the middle subband's. */
-static const float enwindow[] = {
+const float ct_mp3_enwindow[] = {
     /* i = -15 */
     -4.77e-07 * 0.740951125354959 / 2.384e-06, 1.03951e-04 * 0.740951125354959 / 2.384e-06,
     9.53674e-04 * 0.740951125354959 / 2.384e-06, 2.841473e-03 * 0.740951125354959 / 2.384e-06,
@@ -365,76 +366,13 @@ static const int order[] = {
 /* Windows the 512 samples around x1 with the analysis window and returns
  * a[k] = sum_j z[j] cos(PI * j * (k + 1/2) / 32), 0 <= k < 32, in the
  * column order of order[] (new IDCT routine by Takehiro Tominaga). */
-static void window_subband(const float *x1, float a[SBLIMIT])
+static void window_subband(const ct_mp3_dsp *dsp, const float *x1, float a[SBLIMIT])
 {
-    int i;
-    float const *wp = enwindow + 10;
+    /* i = -15 .. -1: a[0 .. 29] (dsp.h: window_subband) */
+    float const *wp = ct_mp3_enwindow + 10 + 15 * 18;
 
-    const float *x2 = &x1[238 - 14 - 286];
-
-    for (i = -15; i < 0; i++) {
-        float w, s, t;
-
-        w = wp[-10];
-        s = x2[-224] * w;
-        t = x1[224] * w;
-        w = wp[-9];
-        s += x2[-160] * w;
-        t += x1[160] * w;
-        w = wp[-8];
-        s += x2[-96] * w;
-        t += x1[96] * w;
-        w = wp[-7];
-        s += x2[-32] * w;
-        t += x1[32] * w;
-        w = wp[-6];
-        s += x2[32] * w;
-        t += x1[-32] * w;
-        w = wp[-5];
-        s += x2[96] * w;
-        t += x1[-96] * w;
-        w = wp[-4];
-        s += x2[160] * w;
-        t += x1[-160] * w;
-        w = wp[-3];
-        s += x2[224] * w;
-        t += x1[-224] * w;
-
-        w = wp[-2];
-        s += x1[-256] * w;
-        t -= x2[256] * w;
-        w = wp[-1];
-        s += x1[-192] * w;
-        t -= x2[192] * w;
-        w = wp[0];
-        s += x1[-128] * w;
-        t -= x2[128] * w;
-        w = wp[1];
-        s += x1[-64] * w;
-        t -= x2[64] * w;
-        w = wp[2];
-        s += x1[0] * w;
-        t -= x2[0] * w;
-        w = wp[3];
-        s += x1[64] * w;
-        t -= x2[-64] * w;
-        w = wp[4];
-        s += x1[128] * w;
-        t -= x2[-128] * w;
-        w = wp[5];
-        s += x1[192] * w;
-        t -= x2[-192] * w;
-
-        /* this multiplier could be removed, but it needs 256 more floats
-         * of table: not worth the data cache (tt 2000/Oct/25) */
-        s *= wp[6];
-        w = t - s;
-        a[30 + i * 2] = t + s;
-        a[31 + i * 2] = wp[7] * w;
-        wp += 18;
-        x1--;
-        x2++;
-    }
+    dsp->window_subband(x1, a);
+    x1 -= 15;
     {
         float s, t, u, v;
         t = x1[-16] * wp[-10];
@@ -862,11 +800,12 @@ static void mdct_long(float *out, float const *in)
 void ct_mp3_polyphase(const float amp_filter[SBLIMIT], const float *wk,
                       float samp[18][SBLIMIT])
 {
+    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int k, band;
 
     for (k = 0; k < 18; k += 2) {
-        window_subband(wk, samp[k]);
-        window_subband(wk + 32, samp[k + 1]);
+        window_subband(dsp, wk, samp[k]);
+        window_subband(dsp, wk + 32, samp[k + 1]);
         wk += 64;
         /* compensate for inversion in the analysis filter */
         for (band = 1; band < 32; band += 2) {

@@ -538,8 +538,8 @@ static void compute_MS_thresholds(const float eb[4][CBANDS], float thr[4][CBANDS
     }
 }
 
-void ct_mp3_psy_resolve(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
-                        int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
+void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
+                        const float *const buffer[2], int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
                         ct_mp3_psy_ratio masking_MS_ratio[2][2],
                         float percep_entropy[2], float percep_MS_entropy[2],
                         float energy[4], int blocktype_d[2])
@@ -589,6 +589,15 @@ void ct_mp3_psy_resolve(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
     /* short blocks case */
     {
         int const force_short_block_calc = gd->force_short_block_calc;
+        if (!pg->has_short) {
+            int need_short = force_short_block_calc;
+            for (chn = 0; chn < n_chn_psy; ++chn) {
+                if (!uselongblock[chn & 0x01])
+                    need_short = 1;
+            }
+            if (need_short)
+                ct_mp3_psy_prepare_short(gfc, buffer, pg);
+        }
         for (sblock = 0; sblock < 3; sblock++) {
             for (chn = 0; chn < n_chn_psy; ++chn) {
                 int const ch01 = chn & 0x01;
@@ -712,8 +721,9 @@ int ct_mp3_psy_anal(ct_mp3_state *gfc, const float *const buffer[2],
 {
     ct_mp3_psy_granule pg;
 
-    ct_mp3_psy_prepare(gfc, buffer, &pg);
-    ct_mp3_psy_resolve(gfc, &pg, gr_out, masking_ratio, masking_MS_ratio, percep_entropy,
+    /* the short blocks only when resolve needs them, as LAME */
+    ct_mp3_psy_prepare(gfc, buffer, 0, &pg);
+    ct_mp3_psy_resolve(gfc, &pg, buffer, gr_out, masking_ratio, masking_MS_ratio, percep_entropy,
                        percep_MS_entropy, energy, blocktype_d);
     return 0;
 }

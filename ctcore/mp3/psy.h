@@ -12,14 +12,22 @@
  *
  *   ct_mp3_psy_prepare  STATELESS. Reads the granule's input and the
  *                       per-encoder constants (cfg, cd_psy, ATH.eql_w),
- *                       writes a ct_mp3_psy_granule: the long and short
- *                       FFTs and their energies, the loudness, the
- *                       high-passed peaks for the attack detection, the
- *                       partition energies and the spreading function
- *                       convolution (about 90 % of the model's time).
- *                       The short block part is always computed; LAME
- *                       computes it only for granules with an attack, with
- *                       the same code, so the values are the same.
+ *                       writes a ct_mp3_psy_granule: the long FFTs and
+ *                       their energies, the loudness, the high-passed
+ *                       peaks for the attack detection, the partition
+ *                       energies and the spreading function convolution
+ *                       (about 90 % of the model's time); with with_short,
+ *                       the same for the short blocks.
+ *   ct_mp3_psy_prepare_short  STATELESS: the short block part alone.
+ *                       LAME computes it only for granules that use short
+ *                       blocks (an attack in the granule, or
+ *                       force_short_block_calc), with the same code, so
+ *                       its values do not depend on when it is computed:
+ *                       the sequential chain computes it only when
+ *                       ct_mp3_psy_resolve finds that it needs it (about
+ *                       a third of the model's time saved); the frame ring
+ *                       may compute it ahead, in parallel, or also leave it
+ *                       to resolve (keeping the granule's input until then).
  *   ct_mp3_psy_resolve  CARRIES STATE (sv_psy, ov_psy). Attack detection,
  *                       block type choice, long block pre-echo control
  *                       (nb_l1, nb_l2), masking_lower, M/S thresholds,
@@ -60,6 +68,8 @@ typedef struct ct_mp3_psy_granule {
      * masking_lower */
     float eb_s[4][3][CBANDS];
     float thr_s[4][3][CBANDS];
+    /* eb_s and thr_s are set (ct_mp3_psy_prepare_short has run) */
+    int has_short;
 } ct_mp3_psy_granule;
 
 /* psymodel_init: the model's constants (cd_psy; ATH.cb_l, cb_s, eql_w),
@@ -69,15 +79,25 @@ void ct_mp3_psy_init(ct_mp3_state *gfc);
 
 /* Stateless: the analysis of the granule whose FFT window starts at
  * buffer[ch] (576 + gr * 576 - FFTOFFSET into the frame's input; reads
- * buffer[ch][0 .. BLKSIZE - 1]). */
+ * buffer[ch][0 .. BLKSIZE - 1]); the short block part only if with_short
+ * (pg->has_short says whether it is there). */
 void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
-                        ct_mp3_psy_granule *pg);
+                        int with_short, ct_mp3_psy_granule *pg);
+
+/* Stateless: the short block part of the granule (eb_s, thr_s), from the
+ * same buffer; sets pg->has_short. */
+void ct_mp3_psy_prepare_short(const ct_mp3_state *gfc, const float *const buffer[2],
+                              ct_mp3_psy_granule *pg);
 
 /* Carries state: finishes the granule pg and writes the results of the
  * granule before it: masking_ratio[gr_out], masking_MS_ratio[gr_out] (joint
  * stereo), percep_entropy, percep_MS_entropy, energy (the granule's four
- * tot_ener), blocktype_d, ov_psy.loudness_sq[gr_out]. */
-void ct_mp3_psy_resolve(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
+ * tot_ener), blocktype_d, ov_psy.loudness_sq[gr_out]. When the granule
+ * needs its short blocks and pg has none, computes them first from buffer
+ * (the granule's buffer of ct_mp3_psy_prepare; may be NULL when
+ * pg->has_short). */
+void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
+                        const float *const buffer[2],
                         int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
                         ct_mp3_psy_ratio masking_MS_ratio[2][2],
                         float percep_entropy[2], float percep_MS_entropy[2],

@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "dsp.h"
 #include "fft.h"
 #include "util.h"
 
@@ -28,12 +29,6 @@
 
 /* tuned for output level (sensitive to energy scale) */
 #define VO_SCALE (1. / (14752 * 14752) / (BLKSIZE / 2))
-
-/* mask_add optimization: with i = log10(m2 / m1) * 16, abs(i) > 8 is
- * m2 / m1 >= 10^(9/16) or m2 / m1 <= 10^(-9/16), a comparison with a
- * constant instead of a log. */
-static const float ma_max_i1 = 3.6517412725483771; /* pow(10, (8 + 1) / 16.0) */
-static const float ma_max_i2 = 31.622776601683793; /* pow(10, (23 + 1) / 16.0) */
 
 /* The masking table: by tonality from 0 dB (TMN) to 9.3 dB (NMT); after the
  * additive masking, 8 dB are added: 8 dB .. 17.3 dB in all. */
@@ -52,56 +47,6 @@ static const float tab[] = {
 #define TAB_SIZE ((int) (sizeof(tab) / sizeof(tab[0])))
 
 static const int tab_mask_add_delta[TAB_SIZE] = { 2, 2, 2, 1, 1, 1, 0, 0, -1 };
-
-/* vbrpsy_mask_add: addition of simultaneous masking (Naoki Shibata
- * 2000/7); b is the distance of the partitions in partitions. */
-static float mask_add(float m1, float m2, int b, int delta)
-{
-    static const float table2[] = {
-        1.33352 * 1.33352, 1.35879 * 1.35879, 1.38454 * 1.38454, 1.39497 * 1.39497,
-        1.40548 * 1.40548, 1.3537 * 1.3537, 1.30382 * 1.30382, 1.22321 * 1.22321,
-        1.14758 * 1.14758,
-        1
-    };
-
-    float ratio;
-
-    if (m1 < 0) {
-        m1 = 0;
-    }
-    if (m2 < 0) {
-        m2 = 0;
-    }
-    if (m1 <= 0) {
-        return m2;
-    }
-    if (m2 <= 0) {
-        return m1;
-    }
-    if (m2 > m1) {
-        ratio = m2 / m1;
-    }
-    else {
-        ratio = m1 / m2;
-    }
-    if (abs(b) <= delta) { /* approximately, 1 bark = 3 partitions */
-        /* originally 'if(i > 8)' */
-        if (ratio >= ma_max_i1) {
-            return m1 + m2;
-        }
-        else {
-            int i = (int) (ct_mp3_fast_log10_x(ratio, 16.0f));
-            return (m1 + m2) * table2[i];
-        }
-    }
-    if (ratio < ma_max_i2) {
-        return m1 + m2;
-    }
-    if (m1 < m2) {
-        m1 = m2;
-    }
-    return m1;
-}
 
 /* calc_energy: energy, largest line and mean line energy per partition. */
 static void calc_energy(const ct_mp3_psy_cb2sb *gd, const float *fftenergy,
@@ -191,38 +136,55 @@ static void calc_mask_index(const ct_mp3_psy_cb2sb *gd, const float *max,
  * energy eb, the masking ecb of the convolution with the spreading
  * function, and the limit lim = max * minval * avg_mask that keeps the
  * threshold of tonal bands below their energy. */
-static void spread_masking(const ct_mp3_psy_cb2sb *gd, const float *fftenergy,
-                           float *eb, float *ecb_out, float *lim)
+static void spread_masking(const ct_mp3_dsp *dsp, const ct_mp3_psy_cb2sb *gd,
+                           const float *fftenergy, float *eb, float *ecb_out, float *lim)
 {
     float max[CBANDS], avg[CBANDS];
     unsigned char mask_idx[CBANDS];
+    float xs[CBANDS * CBANDS];
+    float tabv[CBANDS];
+    int idx_sum[CBANDS + 1];
+    int delta[CBANDS];
+    float ecb_raw[CBANDS];
     int k, b;
 
     calc_energy(gd, fftenergy, eb, max, avg);
     calc_mask_index(gd, max, avg, mask_idx);
 
+    /* the maskers' terms s3 * eb * tab, then their additive masking
+     * (vbrpsy_mask_add) per partition (dsp.h: mask_chain) */
+    idx_sum[0] = 0;
+    for (b = 0; b < gd->npart; b++) {
+        tabv[b] = tab[mask_idx[b]];
+        idx_sum[b + 1] = idx_sum[b] + mask_idx[b];
+    }
     k = 0;
     for (b = 0; b < gd->npart; b++) {
-        float x, ecb, avg_mask;
-        int kk = gd->s3ind[b][0];
-        int const last = gd->s3ind[b][1];
-        int const delta = tab_mask_add_delta[mask_idx[b]];
-        int dd, dd_n;
+        int const first = gd->s3ind[b][0];
+        int const n = gd->s3ind[b][1] - first + 1;
+        const float *const s3 = gd->s3 + k;
+        const float *const ebb = eb + first;
+        const float *const tv = tabv + first;
+        float *const x = xs + k;
+        int j;
+        delta[b] = tab_mask_add_delta[mask_idx[b]];
+        for (j = 0; j < n; j++)
+            x[j] = s3[j] * ebb[j] * tv[j];
+        k += n;
+    }
+    dsp->mask_chain(gd->npart, gd->s3ind, xs, delta, ecb_raw);
 
-        dd = mask_idx[kk];
-        dd_n = 1;
-        ecb = gd->s3[k] * eb[kk] * tab[mask_idx[kk]];
-        ++k, ++kk;
-        while (kk <= last) {
-            dd += mask_idx[kk];
-            dd_n += 1;
-            x = gd->s3[k] * eb[kk] * tab[mask_idx[kk]];
-            ecb = mask_add(ecb, x, kk - b, delta);
-            ++k, ++kk;
-        }
+    for (b = 0; b < gd->npart; b++) {
+        float x, ecb, avg_mask;
+        int const first = gd->s3ind[b][0];
+        int const n = gd->s3ind[b][1] - first + 1;
+        /* the tonality indices of the maskers, added up */
+        int dd = idx_sum[first + n] - idx_sum[first], dd_n;
+
+        dd_n = n;
         dd = (1 + 2 * dd) / (2 * dd_n);
         avg_mask = tab[dd] * 0.5f;
-        ecb *= avg_mask;
+        ecb = ecb_raw[b] * avg_mask;
         ecb_out[b] = ecb;
 
         x = max[b];
@@ -236,33 +198,17 @@ static void spread_masking(const ct_mp3_psy_cb2sb *gd, const float *fftenergy,
  * of each input channel (and their sum and difference for M and S), its
  * peak in each ninth of the granule, and the pulse-like signal detection
  * (fatboy.wav and so on). */
-static void attack_peaks(const float *const buffer[2], int n_chn_out,
+static void attack_peaks(const ct_mp3_dsp *dsp, const float *const buffer[2], int n_chn_out,
                          int n_chn_psy, ct_mp3_psy_granule *pg)
 {
-    static const float fircoef[] = {
-        -8.65163e-18 * 2, -0.00851586 * 2, -6.74764e-18 * 2, 0.0209036 * 2,
-        -3.36639e-17 * 2, -0.0438162 * 2, -1.54175e-17 * 2, 0.0931738 * 2,
-        -5.52212e-17 * 2, -0.313819 * 2
-    };
     float ns_hpfsmpl[2][576];
     int chn, i, j;
 
-    for (chn = 0; chn < n_chn_out; chn++) {
-        const float *const firbuf = &buffer[chn][576 - 350 - NSFIRLEN + 192];
-        for (i = 0; i < 576; i++) {
-            float sum1, sum2;
-            sum1 = firbuf[i + 10];
-            sum2 = 0.0;
-            for (j = 0; j < ((NSFIRLEN - 1) / 2) - 1; j += 2) {
-                sum1 += fircoef[j] * (firbuf[i + j] + firbuf[i + NSFIRLEN - j]);
-                sum2 += fircoef[j + 1] * (firbuf[i + j + 1] + firbuf[i + NSFIRLEN - j - 1]);
-            }
-            ns_hpfsmpl[chn][i] = sum1 + sum2;
-        }
-    }
+    /* the high pass (dsp.h: attack_hpf) */
+    for (chn = 0; chn < n_chn_out; chn++)
+        dsp->attack_hpf(&buffer[chn][576 - 350 - NSFIRLEN + 192], ns_hpfsmpl[chn]);
     for (chn = 0; chn < n_chn_psy; chn++) {
         float *const en_subshort = pg->en_subshort[chn];
-        float const *pf = ns_hpfsmpl[chn & 1];
 
         if (chn == 2) {
             for (i = 0, j = 576; j > 0; ++i, --j) {
@@ -272,14 +218,8 @@ static void attack_peaks(const float *const buffer[2], int n_chn_out,
                 ns_hpfsmpl[1][i] = l - r;
             }
         }
-        for (i = 0; i < 9; i++) {
-            float const *const pfe = pf + 576 / 9;
-            float p = 1.;
-            for (; pf < pfe; pf++)
-                if (p < fabs(*pf))
-                    p = fabs(*pf);
-            en_subshort[i] = p;
-        }
+        /* the peak of each ninth (dsp.h: abs_peaks) */
+        dsp->abs_peaks(ns_hpfsmpl[chn & 1], en_subshort);
         for (i = 0; i < 3; ++i) {
             float const enn = en_subshort[i * 3] + en_subshort[i * 3 + 1] + en_subshort[i * 3 + 2];
             float factor = 1.f;
@@ -375,32 +315,24 @@ static float loudness_approx(const float *energy, const float *eql_w)
     return loudness_power;
 }
 
-void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
-                        ct_mp3_psy_granule *pg)
+void ct_mp3_psy_prepare_short(const ct_mp3_state *gfc, const float *const buffer[2],
+                              ct_mp3_psy_granule *pg)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_psy_const const *const gd = &gfc->cd_psy;
     int const n_chn_out = cfg->channels_out;
     /* chn = 2 and 3: Mid and Side channels */
     int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : n_chn_out;
-    float wsamp_L[2][BLKSIZE];
     float wsamp_S[2][3][BLKSIZE_s];
-    float fftenergy[HBLKSIZE];
     float fftenergy_s[HBLKSIZE_s];
     int chn, sblock;
 
-    attack_peaks(buffer, n_chn_out, n_chn_psy, pg);
-
-    /* long blocks */
-    for (chn = 0; chn < n_chn_psy; chn++) {
-        pg->tot_ener[chn] = compute_fft_l(gd, buffer, chn, fftenergy, wsamp_L + (chn & 1));
-        if (chn < 2) { /* no loudness for mid/side ch */
-            pg->loudness_sq[chn] = loudness_approx(fftenergy, gfc->ATH.eql_w);
-        }
-        spread_masking(&gd->l, fftenergy, pg->eb_l[chn], pg->ecb_l[chn], pg->lim_l[chn]);
-    }
-
-    /* short blocks */
+    /* LAME computes a channel's short blocks only where they are used, in
+     * this order (the M/S lines of block sblock are made in place from the
+     * L/R lines of that block). Two channels always use the same block
+     * type (short blocks are coupled in stereo and joint stereo), and each
+     * channel's values depend on the input alone: computing all of them
+     * gives the values LAME uses. */
     for (sblock = 0; sblock < 3; sblock++) {
         for (chn = 0; chn < n_chn_psy; ++chn) {
             float *const thr = pg->thr_s[chn][sblock];
@@ -408,7 +340,7 @@ void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
             int b;
 
             compute_fft_s(gd, buffer, chn, sblock, fftenergy_s, wsamp_S + (chn & 1));
-            spread_masking(&gd->s, fftenergy_s, pg->eb_s[chn][sblock], thr, lim);
+            spread_masking(gfc->dsp, &gd->s, fftenergy_s, pg->eb_s[chn][sblock], thr, lim);
             for (b = 0; b < gd->s.npart; b++) {
                 if (thr[b] > lim[b]) {
                     thr[b] = lim[b];
@@ -416,4 +348,34 @@ void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
             }
         }
     }
+    pg->has_short = 1;
+}
+
+void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
+                        int with_short, ct_mp3_psy_granule *pg)
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_psy_const const *const gd = &gfc->cd_psy;
+    int const n_chn_out = cfg->channels_out;
+    /* chn = 2 and 3: Mid and Side channels */
+    int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : n_chn_out;
+    float wsamp_L[2][BLKSIZE];
+    float fftenergy[HBLKSIZE];
+    int chn;
+
+    attack_peaks(gfc->dsp, buffer, n_chn_out, n_chn_psy, pg);
+
+    /* long blocks */
+    for (chn = 0; chn < n_chn_psy; chn++) {
+        pg->tot_ener[chn] = compute_fft_l(gd, buffer, chn, fftenergy, wsamp_L + (chn & 1));
+        if (chn < 2) { /* no loudness for mid/side ch */
+            pg->loudness_sq[chn] = loudness_approx(fftenergy, gfc->ATH.eql_w);
+        }
+        spread_masking(gfc->dsp, &gd->l, fftenergy, pg->eb_l[chn], pg->ecb_l[chn], pg->lim_l[chn]);
+    }
+
+    /* short blocks */
+    pg->has_short = 0;
+    if (with_short)
+        ct_mp3_psy_prepare_short(gfc, buffer, pg);
 }

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
@@ -130,7 +131,6 @@ void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *const cod_i
 int ct_mp3_init_xrpow(ct_mp3_gr_info *const cod_info, float xrpow[576])
 {
     float sum = 0;
-    int i;
     int const upper = cod_info->max_nonzero_coeff;
 
     cod_info->xrpow_max = 0;
@@ -139,15 +139,9 @@ int ct_mp3_init_xrpow(ct_mp3_gr_info *const cod_info, float xrpow[576])
      * xrpow matching our fresh scalefactors */
     memset(&(xrpow[upper]), 0, (576 - upper) * sizeof(xrpow[0]));
 
-    /* init_xrpow_core_c */
-    for (i = 0; i <= upper; ++i) {
-        float tmp = fabs(cod_info->xr[i]);
-        sum += tmp;
-        xrpow[i] = sqrt(tmp * sqrt(tmp));
-
-        if (xrpow[i] > cod_info->xrpow_max)
-            cod_info->xrpow_max = xrpow[i];
-    }
+    /* init_xrpow_core_c (dsp.h: init_xrpow) */
+    cod_info->xrpow_max = ct_mp3_dsp_get()->init_xrpow(cod_info->xr, xrpow, upper + 1, &sum,
+                                                       cod_info->xrpow_max);
 
     if (sum > (float) 1E-20)
         return 1;
@@ -315,7 +309,6 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
     j = 0;
     for (sfb = 0; sfb < cod_info->sfbmax; sfb++) {
         int const width = cod_info->width[sfb];
-        int l;
         j += width;
         if (distort[sfb] < trigger)
             continue;
@@ -326,11 +319,8 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
                 return;
         }
         cod_info->scalefac[sfb]++;
-        for (l = -width; l < 0; l++) {
-            xrpow[j + l] *= ifqstep34;
-            if (xrpow[j + l] > cod_info->xrpow_max)
-                cod_info->xrpow_max = xrpow[j + l];
-        }
+        cod_info->xrpow_max = gfc->dsp->amp_xrpow(&xrpow[j - width], width, ifqstep34,
+                                                  cod_info->xrpow_max);
 
         if (cfg->noise_shaping_amp == 2)
             return;
@@ -341,7 +331,7 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
  * (preflag folded in). */
 static void inc_scalefac_scale(ct_mp3_gr_info *const cod_info, float xrpow[576])
 {
-    int l, j, sfb;
+    int j, sfb;
     const float ifqstep34 = 1.29683955465100964055;
 
     j = 0;
@@ -353,11 +343,8 @@ static void inc_scalefac_scale(ct_mp3_gr_info *const cod_info, float xrpow[576])
         j += width;
         if (s & 1) {
             s++;
-            for (l = -width; l < 0; l++) {
-                xrpow[j + l] *= ifqstep34;
-                if (xrpow[j + l] > cod_info->xrpow_max)
-                    cod_info->xrpow_max = xrpow[j + l];
-            }
+            cod_info->xrpow_max = ct_mp3_dsp_get()->amp_xrpow(&xrpow[j - width], width,
+                                                              ifqstep34, cod_info->xrpow_max);
         }
         cod_info->scalefac[sfb] = s >> 1;
     }
@@ -382,7 +369,7 @@ static int inc_subblock_gain(const ct_mp3_state *const gfc, ct_mp3_gr_info *cons
     }
 
     for (window = 0; window < 3; window++) {
-        int s1, s2, l, j;
+        int s1, s2, j;
         s1 = s2 = 0;
 
         for (sfb = cod_info->sfb_lmax + window; sfb < cod_info->sfbdivide; sfb += 3) {
@@ -423,22 +410,17 @@ static int inc_subblock_gain(const ct_mp3_state *const gfc, ct_mp3_gr_info *cons
                 amp = ipow20[gain];
             }
             j += width * (window + 1);
-            for (l = -width; l < 0; l++) {
-                xrpow[j + l] *= amp;
-                if (xrpow[j + l] > cod_info->xrpow_max)
-                    cod_info->xrpow_max = xrpow[j + l];
-            }
+            cod_info->xrpow_max =
+                gfc->dsp->amp_xrpow(&xrpow[j - width], width, amp, cod_info->xrpow_max);
             j += width * (3 - window - 1);
         }
 
         {
             float const amp = ipow20[202];
             j += cod_info->width[sfb] * (window + 1);
-            for (l = -cod_info->width[sfb]; l < 0; l++) {
-                xrpow[j + l] *= amp;
-                if (xrpow[j + l] > cod_info->xrpow_max)
-                    cod_info->xrpow_max = xrpow[j + l];
-            }
+            cod_info->xrpow_max = gfc->dsp->amp_xrpow(&xrpow[j - cod_info->width[sfb]],
+                                                      cod_info->width[sfb], amp,
+                                                      cod_info->xrpow_max);
         }
     }
     return 0;

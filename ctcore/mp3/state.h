@@ -58,7 +58,12 @@
  *   resample.h  resample.c: ct_mp3_fill_buffer (fill_buffer and the
  *               resampler), ct_mp3_is_resampling_necessary
  *   frame.h     frame.c: ct_mp3_encode_frame (lame_encode_mp3_frame,
- *               adjust_ATH, updateStats)
+ *               adjust_ATH, updateStats) and the same stages cut for the
+ *               frame ring (ct_mp3_frame_prepare, _psy_resolve, _mdct,
+ *               _encode, ...)
+ *   graph.h     graph.c: the frame ring (Dispatch, Prepare, Resolve, Search,
+ *               Encode over ct_pipeline) and its per-frame record
+ *               ct_mp3_frame_slot
  *   encoder.c   the public API of ctcore/mp3.h (lame_encode_buffer*,
  *               lame_encode_flush, packets)
  *   psy.h       psy_init.c, psy_prepare.c, psy.c: ct_mp3_psy_init
@@ -83,6 +88,12 @@
  *               ct_mp3_get_title_gain
  *   tables.h    tables.c: the const tables (ct_mp3_ht, ct_mp3_bitrate_table,
  *               ct_mp3_sfb_band_index, ct_mp3_pretab, ...)
+ *   dsp.h       dsp.c, dsp_x86.c: the SIMD kernels (and their scalar
+ *               references) of the loops above that vectorize exactly:
+ *               quantization noise and quantization of xr^3/4, xr^3/4,
+ *               the spreading convolution, the FHT, the polyphase window,
+ *               the attack detection's high pass, the ReplayGain filters
+ *               (gfc->dsp: chosen by ct_mp3_iteration_init)
  * Functions that took lame_global_flags *gfp take ct_mp3_state *gfc and read
  * the flags as  ct_mp3_global_flags const *const gfp = &gfc->flags;
  *
@@ -404,6 +415,12 @@ typedef struct ct_mp3_qnt_tables {
     float ipow20[Q_MAX];
     float pow43[PRECALC_SIZE];
     float adj43asm[PRECALC_SIZE]; /* TAKEHIRO_IEEE754_HACK's adj43 */
+    /* Not LAME's: the code lengths of the three tables t1, t1 + 1, t1 + 2
+     * (t1 = 7, 10, 13) that count_bit_noESC_from3 tries, in one word per
+     * pair (bits 0, 16 and 32), so that one lookup adds all three
+     * (ct_mp3_huffman_init; sums stay below 2^16: at most 288 pairs of
+     * at most 21 bits). */
+    uint64_t hlen3[3][16 * 16];
 } ct_mp3_qnt_tables;
 
 typedef struct ct_mp3_rpg_state {
@@ -558,6 +575,8 @@ typedef struct ct_mp3_state {
     ct_mp3_ath ATH;           /* all ATH related stuff */
     ct_mp3_psy_const cd_psy;
     ct_mp3_qnt_tables qtab;   /* pow20, ipow20, pow43, adj43asm */
+    /* Not LAME's: the SIMD kernels (dsp.h), set by ct_mp3_iteration_init */
+    const struct ct_mp3_dsp *dsp;
 } ct_mp3_state;
 
 /* The per-frame record: what lame_encode_mp3_frame keeps in locals between

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
@@ -64,43 +65,19 @@ static void quantize_lines_xrpow_01(unsigned int l, float istep,
     }
 }
 
-typedef union {
-    float f;
-    int i;
-} fi_union;
-
-#define MAGIC_FLOAT (65536 * (128))
-#define MAGIC_INT 0x4b000000
-
-/* TAKEHIRO_IEEE754_HACK: x + 2^23 as a float holds round(x) in its low
- * mantissa bits; adding adj43asm[round(x)] moves the rounding point so that
- * the integer's 4/3 power is closest to x^4/3. */
-static int quantize_line(const float *adj43asm, float istep, float xp)
-{
-    double x = istep * xp;
-    fi_union fi;
-
-    x += MAGIC_FLOAT;
-    fi.f = x;
-    fi.f = x + adj43asm[fi.i - MAGIC_INT];
-    return fi.i - MAGIC_INT;
-}
-
 /* Lines in pairs (LAME: 4 and then 2 at a time; an odd last line is left
- * as it is). */
-static void quantize_lines_xrpow(const float *adj43asm, unsigned int l,
-                                 float istep, const float *xp, int *pi)
+ * as it is); each line's value depends on that line alone (dsp.h:
+ * quantize_x34, LAME's TAKEHIRO_IEEE754_HACK quantization). */
+static void quantize_lines_xrpow(const ct_mp3_state *gfc, unsigned int l, float istep,
+                                 const float *xp, int *pi)
 {
-    unsigned int i;
-
     l = (l >> 1) << 1;
-    for (i = 0; i < l; i++)
-        pi[i] = quantize_line(adj43asm, istep, xp[i]);
+    gfc->dsp->quantize_x34(gfc->qtab.adj43asm, istep, xp, pi, l);
 }
 
 /* Quantization of xr^3/4 with step istep, band by band; bands whose step
  * did not change since prev_noise keep their values. */
-static void quantize_xrpow(const float *adj43asm, const float *xp, int *pi,
+static void quantize_xrpow(const ct_mp3_state *gfc, const float *xp, int *pi,
                            float istep, const ct_mp3_gr_info *cod_info,
                            const ct_mp3_noise_data *prev_noise)
 {
@@ -137,7 +114,7 @@ static void quantize_xrpow(const float *adj43asm, const float *xp, int *pi,
         if (prev_data_use && (prev_noise->step[sfb] == step)) {
             /* do not recompute this part, but compute accumulated lines */
             if (accumulate) {
-                quantize_lines_xrpow(adj43asm, accumulate, istep, acc_xp, acc_iData);
+                quantize_lines_xrpow(gfc, accumulate, istep, acc_xp, acc_iData);
                 accumulate = 0;
             }
             if (accumulate01) {
@@ -171,7 +148,7 @@ static void quantize_xrpow(const float *adj43asm, const float *xp, int *pi,
             if (prev_noise && prev_noise->sfb_count1 > 0 && sfb >= prev_noise->sfb_count1
                 && prev_noise->step[sfb] > 0 && step >= prev_noise->step[sfb]) {
                 if (accumulate) {
-                    quantize_lines_xrpow(adj43asm, accumulate, istep, acc_xp, acc_iData);
+                    quantize_lines_xrpow(gfc, accumulate, istep, acc_xp, acc_iData);
                     accumulate = 0;
                     acc_iData = iData;
                     acc_xp = xp;
@@ -194,7 +171,7 @@ static void quantize_xrpow(const float *adj43asm, const float *xp, int *pi,
                     accumulate01 = 0;
                 }
                 if (accumulate) {
-                    quantize_lines_xrpow(adj43asm, accumulate, istep, acc_xp, acc_iData);
+                    quantize_lines_xrpow(gfc, accumulate, istep, acc_xp, acc_iData);
                     accumulate = 0;
                 }
                 break;
@@ -207,26 +184,9 @@ static void quantize_xrpow(const float *adj43asm, const float *xp, int *pi,
         }
     }
     if (accumulate)
-        quantize_lines_xrpow(adj43asm, accumulate, istep, acc_xp, acc_iData);
+        quantize_lines_xrpow(gfc, accumulate, istep, acc_xp, acc_iData);
     if (accumulate01)
         quantize_lines_xrpow_01(accumulate01, istep, acc_xp, acc_iData);
-}
-
-static int ix_max(const int *ix, const int *end)
-{
-    int max1 = 0, max2 = 0;
-
-    do {
-        int const x1 = *ix++;
-        int const x2 = *ix++;
-        if (max1 < x1)
-            max1 = x1;
-        if (max2 < x2)
-            max2 = x2;
-    } while (ix < end);
-    if (max1 < max2)
-        max1 = max2;
-    return max1;
 }
 
 /* Tables t1 and t2 with linbits: both counted at once (largetbl). */
@@ -310,28 +270,28 @@ static int count_bit_noESC_from2(const int *ix, const int *end, unsigned int max
     return t1;
 }
 
-static int count_bit_noESC_from3(const int *ix, const int *end, unsigned int max,
-                                 unsigned int *s)
+/* The three tables t1, t1 + 1, t1 + 2 at once: one lookup in the packed
+ * lengths (qtab->hlen3, fields at bits 0, 16, 32) per pair; the sums are
+ * LAME's sum1, sum2, sum3. */
+static int count_bit_noESC_from3(const uint64_t (*hlen3)[16 * 16], const int *ix,
+                                 const int *end, unsigned int max, unsigned int *s)
 {
     int t1 = huf_tbl_noESC[max - 1];
-    unsigned int sum1 = 0;
-    unsigned int sum2 = 0;
-    unsigned int sum3 = 0;
     const unsigned int xlen = ct_mp3_ht[t1].xlen;
-    const uint8_t *const hlen1 = ct_mp3_ht[t1].hlen;
-    const uint8_t *const hlen2 = ct_mp3_ht[t1 + 1].hlen;
-    const uint8_t *const hlen3 = ct_mp3_ht[t1 + 2].hlen;
+    const uint64_t *const hlen = hlen3[(t1 - 7) / 3];
+    uint64_t sum = 0;
+    unsigned int sum1, sum2, sum3;
     int t;
 
     do {
         unsigned int x0 = *ix++;
         unsigned int x1 = *ix++;
-        unsigned int x = x0 * xlen + x1;
-        sum1 += hlen1[x];
-        sum2 += hlen2[x];
-        sum3 += hlen3[x];
+        sum += hlen[x0 * xlen + x1];
     } while (ix < end);
 
+    sum1 = (unsigned int) (sum & 0xffffu);
+    sum2 = (unsigned int) ((sum >> 16) & 0xffffu);
+    sum3 = (unsigned int) (sum >> 32);
     t = t1;
     if (sum1 > sum2) {
         sum1 = sum2;
@@ -349,12 +309,15 @@ static int count_bit_noESC_from3(const int *ix, const int *end, unsigned int max
 /* choose_table_nonMMX: the Huffman table that codes ix[0..end) in the
  * fewest bits, which it adds to *_s; knows the sizes and characteristics of
  * the tables of ISO 11172-3 Table B.7. */
-static int choose_table(const int *ix, const int *const end, int *const _s)
+static int choose_table(const ct_mp3_state *gfc, const int *ix, const int *const end,
+                        int *const _s)
 {
+    const uint64_t (*const hlen3)[16 * 16] = (const uint64_t (*)[16 * 16]) gfc->qtab.hlen3;
     unsigned int *s = (unsigned int *) _s;
     unsigned int max;
     int choice, choice2;
-    max = (unsigned int) ix_max(ix, end);
+    /* ix_max (dsp.h) */
+    max = (unsigned int) gfc->dsp->ix_max(ix, (int) (end - ix));
 
     if (max <= 15) {
         if (max == 0)
@@ -363,7 +326,7 @@ static int choose_table(const int *ix, const int *const end, int *const _s)
             return count_bit_noESC(ix, end, s);
         if (max <= 3)
             return count_bit_noESC_from2(ix, end, max, s);
-        return count_bit_noESC_from3(ix, end, max, s);
+        return count_bit_noESC_from3(hlen3, ix, end, max, s);
     }
     /* try tables with linbits */
     if (max > IXMAX_VAL) {
@@ -444,7 +407,7 @@ int ct_mp3_noquant_count_bits(const ct_mp3_state *gfc, ct_mp3_gr_info *gi,
         a2 = gfc->scalefac_band.l[a1 + a2 + 2];
         a1 = gfc->scalefac_band.l[a1 + 1];
         if (a2 < i)
-            gi->table_select[2] = choose_table(ix + a2, ix + i, &bits);
+            gi->table_select[2] = choose_table(gfc, ix + a2, ix + i, &bits);
     } else {
         gi->region0_count = 7;
         gi->region1_count = SBMAX_l - 1 - 7 - 1;
@@ -463,9 +426,9 @@ int ct_mp3_noquant_count_bits(const ct_mp3_state *gfc, ct_mp3_gr_info *gi,
 
     /* Count the number of bits necessary to code the bigvalues region. */
     if (0 < a1)
-        gi->table_select[0] = choose_table(ix, ix + a1, &bits);
+        gi->table_select[0] = choose_table(gfc, ix, ix + a1, &bits);
     if (a1 < a2)
-        gi->table_select[1] = choose_table(ix + a1, ix + a2, &bits);
+        gi->table_select[1] = choose_table(gfc, ix + a1, ix + a2, &bits);
 
     if (prev_noise) {
         if (gi->block_type == NORM_TYPE) {
@@ -491,7 +454,7 @@ int ct_mp3_count_bits(const ct_mp3_state *gfc, const float *xr, ct_mp3_gr_info *
     if (gi->xrpow_max > w)
         return LARGE_BITS;
 
-    quantize_xrpow(gfc->qtab.adj43asm, xr, ix, ipow20[gi->global_gain], gi, prev_noise);
+    quantize_xrpow(gfc, xr, ix, ipow20[gi->global_gain], gi, prev_noise);
 
     if (gfc->sv_qnt.substep_shaping & 2) {
         int sfb, j = 0;
@@ -512,34 +475,351 @@ int ct_mp3_count_bits(const ct_mp3_state *gfc, const float *xr, ct_mp3_gr_info *
     return ct_mp3_noquant_count_bits(gfc, gi, prev_noise);
 }
 
+/* ---- choose_table over runs of scalefactor bands ------------------------
+ *
+ * best_huffman_divide asks choose_table about a few hundred ranges of the
+ * same lines, each a run of whole long block scalefactor bands (the last
+ * one may end at big_values). choose_table's result depends only on the
+ * largest value of the range and, for the tables that value selects, on
+ * sums over the line pairs; those sums are sums of the same sums over the
+ * bands (unsigned integer addition: the order does not matter). So each
+ * band's largest value and its sum for a group of tables is computed once,
+ * when first needed, and a range grown band by band keeps its largest
+ * value and the sum for its group (recomputed from the bands when the
+ * group changes): the same tables and bit counts as choose_table over the
+ * lines. */
+
+/* The table groups choose_table counts, by the range's largest value. */
+enum {
+    HG_T1,  /* max 1: table 1 */
+    HG_T23, /* max 2: tables 2, 3 (table23) */
+    HG_T56, /* max 3: tables 5, 6 (table56) */
+    HG_T7,  /* max 4, 5: tables 7, 8, 9 (hlen3[0]) */
+    HG_T10, /* max 6, 7: tables 10, 11, 12 (hlen3[1]) */
+    HG_T13, /* max 8..15: tables 13, 14, 15 (hlen3[2]) */
+    HG_ESC, /* max above 15: largetbl, and the count of escaped values */
+    HG_N
+};
+
+typedef struct huff_seg {
+    const int *ix, *end; /* its lines */
+    int max;             /* largest value; -1 until known */
+    unsigned int valid;  /* bit g: sum[g] is known */
+    uint64_t sum[HG_N];
+    unsigned int nesc;   /* values >= 15 (with sum[HG_ESC]) */
+} huff_seg;
+
+typedef struct huff_band_cache {
+    const ct_mp3_dsp *dsp;
+    const uint64_t (*hlen3)[16 * 16];
+    const int *ix;
+    const int *l;           /* scalefac_band.l */
+    huff_seg band[SBMAX_l]; /* whole band k: lines l[k] .. l[k + 1] */
+    huff_seg part;          /* lines l[part_band] .. part_end */
+    int part_band, part_end;
+} huff_band_cache;
+
+/* A run of segments and what choose_table needs of it. */
+typedef struct huff_range {
+    huff_seg *seg[SBMAX_l + 1];
+    int n;
+    unsigned int max;
+    int g;        /* group of max, -1 while max is 0 or above IXMAX_VAL */
+    uint64_t sum; /* of group g */
+    unsigned int nesc;
+} huff_range;
+
+static void huff_seg_init(huff_seg *seg, const int *ix, const int *end)
+{
+    seg->ix = ix;
+    seg->end = end;
+    seg->max = -1;
+    seg->valid = 0;
+}
+
+static void huff_band_cache_init(huff_band_cache *c, const ct_mp3_state *gfc, const int *ix)
+{
+    int k;
+    c->dsp = gfc->dsp;
+    c->hlen3 = (const uint64_t (*)[16 * 16]) gfc->qtab.hlen3;
+    c->ix = ix;
+    c->l = gfc->scalefac_band.l;
+    for (k = 0; k < SBMAX_l; k++)
+        huff_seg_init(&c->band[k], ix + c->l[k], ix + c->l[k + 1]);
+    c->part_band = -1;
+    c->part_end = -1;
+}
+
+/* The segment of band k up to line end (the whole band if it ends there
+ * or before). */
+static huff_seg *huff_band_seg(huff_band_cache *c, int k, int end)
+{
+    if (c->l[k + 1] <= end)
+        return &c->band[k];
+    if (c->part_band != k || c->part_end != end) {
+        huff_seg_init(&c->part, c->ix + c->l[k], c->ix + end);
+        c->part_band = k;
+        c->part_end = end;
+    }
+    return &c->part;
+}
+
+static int huff_group(unsigned int max)
+{
+    if (max <= 1)
+        return HG_T1;
+    if (max <= 2)
+        return HG_T23;
+    if (max <= 3)
+        return HG_T56;
+    if (max <= 5)
+        return HG_T7;
+    if (max <= 7)
+        return HG_T10;
+    if (max <= 15)
+        return HG_T13;
+    return HG_ESC;
+}
+
+static unsigned int huff_seg_max(const huff_band_cache *c, huff_seg *seg)
+{
+    if (seg->max < 0)
+        seg->max = c->dsp->ix_max(seg->ix, (int) (seg->end - seg->ix));
+    return (unsigned int) seg->max;
+}
+
+/* The sum of group g over the segment's pairs, added as the count_bit
+ * function of the group adds it. */
+static uint64_t huff_seg_sum(const huff_band_cache *c, huff_seg *seg, int g)
+{
+    const int *ix = seg->ix;
+    const int *const end = seg->end;
+    uint64_t sum = 0;
+    unsigned int nesc = 0;
+
+    if (seg->valid & (1u << g))
+        return seg->sum[g];
+    switch (g) {
+    case HG_T1: {
+        const uint8_t *const hlen1 = ct_mp3_ht[1].hlen;
+        uint32_t sum32 = 0;
+        do {
+            unsigned int const x0 = *ix++;
+            unsigned int const x1 = *ix++;
+            sum32 += hlen1[x0 + x0 + x1];
+        } while (ix < end);
+        sum = sum32;
+        break;
+    }
+    case HG_T23:
+    case HG_T56: {
+        int const t1 = (g == HG_T23) ? 2 : 5;
+        const unsigned int xlen = ct_mp3_ht[t1].xlen;
+        const uint32_t *table = (t1 == 2) ? &ct_mp3_table23[0] : &ct_mp3_table56[0];
+        uint32_t sum32 = 0;
+        do {
+            unsigned int const x0 = *ix++;
+            unsigned int const x1 = *ix++;
+            sum32 += table[x0 * xlen + x1];
+        } while (ix < end);
+        sum = sum32;
+        break;
+    }
+    case HG_T7:
+    case HG_T10:
+    case HG_T13: {
+        int const k = g - HG_T7;
+        const unsigned int xlen = ct_mp3_ht[7 + 3 * k].xlen;
+        const uint64_t *const hlen = c->hlen3[k];
+        do {
+            unsigned int x0 = *ix++;
+            unsigned int x1 = *ix++;
+            sum += hlen[x0 * xlen + x1];
+        } while (ix < end);
+        break;
+    }
+    default: {
+        uint32_t sum32 = 0;
+        do {
+            unsigned int x = *ix++;
+            unsigned int y = *ix++;
+            if (x >= 15u) {
+                x = 15u;
+                nesc++;
+            }
+            if (y >= 15u) {
+                y = 15u;
+                nesc++;
+            }
+            x <<= 4u;
+            x += y;
+            sum32 += ct_mp3_largetbl[x];
+        } while (ix < end);
+        sum = sum32;
+        seg->nesc = nesc;
+        break;
+    }
+    }
+    seg->sum[g] = sum;
+    seg->valid |= 1u << g;
+    return sum;
+}
+
+static void huff_range_init(huff_range *r)
+{
+    r->n = 0;
+    r->max = 0;
+    r->g = -1;
+    r->sum = 0;
+    r->nesc = 0;
+}
+
+/* Adds a segment to the run (choose_table's range grows by its lines). */
+static void huff_range_add(const huff_band_cache *c, huff_range *r, huff_seg *seg)
+{
+    unsigned int const m = huff_seg_max(c, seg);
+    int k;
+
+    r->seg[r->n++] = seg;
+    if (m > r->max)
+        r->max = m;
+    if (r->max == 0 || r->max > IXMAX_VAL)
+        return;
+    {
+        int const g = huff_group(r->max);
+        if (g != r->g) {
+            /* a new group: its sums over all segments of the run */
+            r->g = g;
+            r->sum = 0;
+            r->nesc = 0;
+            for (k = 0; k < r->n; k++) {
+                r->sum += huff_seg_sum(c, r->seg[k], g);
+                if (g == HG_ESC)
+                    r->nesc += r->seg[k]->nesc;
+            }
+        }
+        else {
+            r->sum += huff_seg_sum(c, seg, g);
+            if (g == HG_ESC)
+                r->nesc += seg->nesc;
+        }
+    }
+}
+
+/* choose_table over the run: its table, its bits added to *_s
+ * (LARGE_BITS set when a value is too large). */
+static int huff_range_choose(const huff_range *r, int *const _s)
+{
+    unsigned int *s = (unsigned int *) _s;
+    unsigned int max = r->max;
+    uint64_t const sum = r->sum;
+    int choice, choice2;
+
+    if (max == 0)
+        return 0;
+    if (max > IXMAX_VAL) {
+        *s = LARGE_BITS;
+        return -1;
+    }
+    switch (r->g) {
+    case HG_T1:
+        *s += (unsigned int) sum;
+        return 1;
+    case HG_T23:
+    case HG_T56: { /* count_bit_noESC_from2 */
+        int t1 = huf_tbl_noESC[max - 1];
+        unsigned int sum1 = (unsigned int) sum, sum2;
+        sum2 = sum1 & 0xffffu;
+        sum1 >>= 16u;
+        if (sum1 > sum2) {
+            sum1 = sum2;
+            t1++;
+        }
+        *s += sum1;
+        return t1;
+    }
+    case HG_T7:
+    case HG_T10:
+    case HG_T13: { /* count_bit_noESC_from3 */
+        int const t1 = huf_tbl_noESC[max - 1];
+        unsigned int sum1 = (unsigned int) (sum & 0xffffu);
+        unsigned int const sum2 = (unsigned int) ((sum >> 16) & 0xffffu);
+        unsigned int const sum3 = (unsigned int) (sum >> 32);
+        int t = t1;
+        if (sum1 > sum2) {
+            sum1 = sum2;
+            t++;
+        }
+        if (sum1 > sum3) {
+            sum1 = sum3;
+            t = t1 + 2;
+        }
+        *s += sum1;
+        return t;
+    }
+    default:
+        break;
+    }
+    /* count_bit_ESC: every escaped value adds the linbits */
+    max -= 15u;
+    for (choice2 = 24; choice2 < 32; choice2++) {
+        if (ct_mp3_ht[choice2].linmax >= max)
+            break;
+    }
+    for (choice = choice2 - 8; choice < 24; choice++) {
+        if (ct_mp3_ht[choice].linmax >= max)
+            break;
+    }
+    {
+        unsigned int const linbits = ct_mp3_ht[choice].xlen * 65536u + ct_mp3_ht[choice2].xlen;
+        unsigned int sum1 = (unsigned int) sum + r->nesc * linbits, sum2;
+        sum2 = sum1 & 0xffffu;
+        sum1 >>= 16u;
+        if (sum1 > sum2) {
+            sum1 = sum2;
+            choice = choice2;
+        }
+        *s += sum1;
+        return choice;
+    }
+}
+
 /* best_huffman_divide: the bits of the region 0/1 division r0 (and the
- * table) for every r0 + r1, so that recalc_divide_sub can try each r2. */
+ * table) for every r0 + r1, so that recalc_divide_sub can try each r2.
+ * Region 0 is bands 0 .. r0, region 1 bands r0 + 1 .. r0 + r1 + 1: both
+ * grow one band per step. */
 static void recalc_divide_init(const ct_mp3_state *gfc, const ct_mp3_gr_info *cod_info,
-                               const int *const ix, int r01_bits[], int r01_div[],
+                               huff_band_cache *hc, int r01_bits[], int r01_div[],
                                int r0_tbl[], int r1_tbl[])
 {
     int r0, r1, bigv, r0t, r1t, bits;
+    huff_range reg0;
 
     bigv = cod_info->big_values;
 
     for (r0 = 0; r0 <= 7 + 15; r0++)
         r01_bits[r0] = LARGE_BITS;
 
+    huff_range_init(&reg0);
     for (r0 = 0; r0 < 16; r0++) {
         int const a1 = gfc->scalefac_band.l[r0 + 1];
         int r0bits;
+        huff_range reg1;
         if (a1 >= bigv)
             break;
+        huff_range_add(hc, &reg0, &hc->band[r0]);
         r0bits = 0;
-        r0t = choose_table(ix, ix + a1, &r0bits);
+        r0t = huff_range_choose(&reg0, &r0bits);
 
+        huff_range_init(&reg1);
         for (r1 = 0; r1 < 8; r1++) {
             int const a2 = gfc->scalefac_band.l[r0 + r1 + 2];
             if (a2 >= bigv)
                 break;
 
+            huff_range_add(hc, &reg1, &hc->band[r0 + r1 + 1]);
             bits = r0bits;
-            r1t = choose_table(ix + a1, ix + a2, &bits);
+            r1t = huff_range_choose(&reg1, &bits);
             if (r01_bits[r0 + r1] > bits) {
                 r01_bits[r0 + r1] = bits;
                 r01_div[r0 + r1] = r0;
@@ -550,14 +830,32 @@ static void recalc_divide_init(const ct_mp3_state *gfc, const ct_mp3_gr_info *co
     }
 }
 
+/* Region 2 is bands r2 .. to big_values: its tables and bits for every r2,
+ * from the last band down (a run growing one band per step), then LAME's
+ * loop over r2. */
 static void recalc_divide_sub(const ct_mp3_state *gfc, const ct_mp3_gr_info *cod_info2,
-                              ct_mp3_gr_info *const gi, const int *const ix,
+                              ct_mp3_gr_info *const gi, huff_band_cache *hc,
                               const int r01_bits[], const int r01_div[],
                               const int r0_tbl[], const int r1_tbl[])
 {
-    int bits, r2, a2, bigv, r2t;
+    int bits, r2, a2, bigv, r2t, last;
+    int r2_tbl[SBMAX_l + 1], r2_bits[SBMAX_l + 1];
+    huff_range reg2;
 
     bigv = cod_info2->big_values;
+
+    last = 1;
+    for (r2 = 2; r2 < SBMAX_l + 1; r2++) {
+        if (gfc->scalefac_band.l[r2] >= bigv)
+            break;
+        last = r2;
+    }
+    huff_range_init(&reg2);
+    for (r2 = last; r2 >= 2; r2--) {
+        huff_range_add(hc, &reg2, huff_band_seg(hc, r2, bigv));
+        r2_bits[r2] = 0;
+        r2_tbl[r2] = huff_range_choose(&reg2, &r2_bits[r2]);
+    }
 
     for (r2 = 2; r2 < SBMAX_l + 1; r2++) {
         a2 = gfc->scalefac_band.l[r2];
@@ -568,7 +866,12 @@ static void recalc_divide_sub(const ct_mp3_state *gfc, const ct_mp3_gr_info *cod
         if (gi->part2_3_length <= bits)
             break;
 
-        r2t = choose_table(ix + a2, ix + bigv, &bits);
+        /* choose_table(ix + a2, ix + bigv, &bits) */
+        r2t = r2_tbl[r2];
+        if (r2t < 0)
+            bits = LARGE_BITS;
+        else
+            bits = (int) ((unsigned int) bits + (unsigned int) r2_bits[r2]);
         if (gi->part2_3_length <= bits)
             continue;
 
@@ -592,6 +895,7 @@ void ct_mp3_best_huffman_divide(const ct_mp3_state *gfc, ct_mp3_gr_info *const g
     int r01_div[7 + 15 + 1];
     int r0_tbl[7 + 15 + 1];
     int r1_tbl[7 + 15 + 1];
+    huff_band_cache hc;
 
     /* SHORT BLOCK stuff fails for MPEG2 */
     if (gi->block_type == SHORT_TYPE && gfc->cfg.mode_gr == 1)
@@ -599,8 +903,9 @@ void ct_mp3_best_huffman_divide(const ct_mp3_state *gfc, ct_mp3_gr_info *const g
 
     memcpy(&cod_info2, gi, sizeof(ct_mp3_gr_info));
     if (gi->block_type == NORM_TYPE) {
-        recalc_divide_init(gfc, gi, ix, r01_bits, r01_div, r0_tbl, r1_tbl);
-        recalc_divide_sub(gfc, &cod_info2, gi, ix, r01_bits, r01_div, r0_tbl, r1_tbl);
+        huff_band_cache_init(&hc, gfc, ix);
+        recalc_divide_init(gfc, gi, &hc, r01_bits, r01_div, r0_tbl, r1_tbl);
+        recalc_divide_sub(gfc, &cod_info2, gi, &hc, r01_bits, r01_div, r0_tbl, r1_tbl);
     }
 
     i = cod_info2.big_values;
@@ -632,7 +937,7 @@ void ct_mp3_best_huffman_divide(const ct_mp3_state *gfc, ct_mp3_gr_info *const g
     cod_info2.count1bits = a1;
 
     if (cod_info2.block_type == NORM_TYPE) {
-        recalc_divide_sub(gfc, &cod_info2, gi, ix, r01_bits, r01_div, r0_tbl, r1_tbl);
+        recalc_divide_sub(gfc, &cod_info2, gi, &hc, r01_bits, r01_div, r0_tbl, r1_tbl);
     } else {
         /* Count the number of bits necessary to code the bigvalues region. */
         cod_info2.part2_3_length = a1;
@@ -640,9 +945,9 @@ void ct_mp3_best_huffman_divide(const ct_mp3_state *gfc, ct_mp3_gr_info *const g
         if (a1 > i)
             a1 = i;
         if (a1 > 0)
-            cod_info2.table_select[0] = choose_table(ix, ix + a1, &cod_info2.part2_3_length);
+            cod_info2.table_select[0] = choose_table(gfc, ix, ix + a1, &cod_info2.part2_3_length);
         if (i > a1)
-            cod_info2.table_select[1] = choose_table(ix + a1, ix + i, &cod_info2.part2_3_length);
+            cod_info2.table_select[1] = choose_table(gfc, ix + a1, ix + i, &cod_info2.part2_3_length);
         if (gi->part2_3_length > cod_info2.part2_3_length)
             memcpy(gi, &cod_info2, sizeof(ct_mp3_gr_info));
     }
@@ -922,7 +1227,20 @@ int ct_mp3_scale_bitcount(const ct_mp3_state *gfc, ct_mp3_gr_info *cod_info)
  * (sv_qnt.bv_scf). */
 void ct_mp3_huffman_init(ct_mp3_state *gfc)
 {
-    int i;
+    int i, k;
+
+    /* the packed lengths of count_bit_noESC_from3 */
+    for (k = 0; k < 3; k++) {
+        int const t1 = 7 + 3 * k;
+        unsigned int const n = ct_mp3_ht[t1].xlen * ct_mp3_ht[t1].xlen;
+        unsigned int x;
+        memset(gfc->qtab.hlen3[k], 0, sizeof(gfc->qtab.hlen3[k]));
+        for (x = 0; x < n; x++) {
+            gfc->qtab.hlen3[k][x] = (uint64_t) ct_mp3_ht[t1].hlen[x]
+                | (uint64_t) ct_mp3_ht[t1 + 1].hlen[x] << 16
+                | (uint64_t) ct_mp3_ht[t1 + 2].hlen[x] << 32;
+        }
+    }
 
     for (i = 2; i <= 576; i += 2) {
         int scfb_anz = 0, bv_index;

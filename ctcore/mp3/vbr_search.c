@@ -18,13 +18,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
 typedef struct vbr_algo vbr_algo;
 
 typedef void (*alloc_sf_fn)(const vbr_algo *, const int *, const int *, int);
-typedef uint8_t (*find_sf_fn)(const ct_mp3_qnt_tables *, const float *, const float *, float,
+typedef uint8_t (*find_sf_fn)(const ct_mp3_state *, const float *, const float *, float,
                                unsigned int, uint8_t);
 
 /* algo_t: one granule's search. */
@@ -37,16 +38,6 @@ struct vbr_algo {
     int mingain_l;
     int mingain_s[3];
 };
-
-typedef union {
-    float f;
-    int i;
-} fi_union;
-
-/* TAKEHIRO_IEEE754_HACK: the quantization in double (DOUBLEX) with the
- * float rounding trick, as takehiro.c. */
-#define MAGIC_INT 0x4b000000
-static const double MAGIC_FLOAT = 65536 * (128);
 
 static float vec_max(const float *xr34, unsigned int bw)
 {
@@ -80,86 +71,17 @@ static uint8_t find_lowest_scalefac(const float *ipow20, const float xr34)
     return sf_ok;
 }
 
-static int k_34(const float *adj43asm, double x)
-{
-    fi_union fi;
-
-    x += MAGIC_FLOAT;
-    fi.f = x;
-    fi.f = x + adj43asm[fi.i - MAGIC_INT];
-    return fi.i - MAGIC_INT;
-}
-
-/* k_34_4: four values at a time, each independently. */
-static void k_34_4(const float *adj43asm, const double x[4], int l3[4])
-{
-    l3[0] = k_34(adj43asm, x[0]);
-    l3[1] = k_34(adj43asm, x[1]);
-    l3[2] = k_34(adj43asm, x[2]);
-    l3[3] = k_34(adj43asm, x[3]);
-}
-
 /* The quantization noise of a band at scalefactor sf; only for sf with
- * sfpow34 * xr34 <= IXMAX_VAL. */
-static float calc_sfb_noise_x34(const ct_mp3_qnt_tables *qtab, const float *xr,
+ * sfpow34 * xr34 <= IXMAX_VAL (dsp.h: sfb_noise_x34). */
+static float calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
                                 const float *xr34, unsigned int bw, uint8_t sf)
 {
-    double x[4];
-    int l3[4];
+    const ct_mp3_qnt_tables *const qtab = &gfc->qtab;
     const float sfpow = qtab->pow20[sf + Q_MAX2]; /* pow(2.0,sf/4.0) */
     const float sfpow34 = qtab->ipow20[sf];       /* pow(sfpow,-3.0/4.0) */
-    const float *const pow43 = qtab->pow43;
 
-    float xfsf = 0;
-    unsigned int i = bw >> 2u;
-    unsigned int const remaining = (bw & 0x03u);
-
-    while (i-- > 0) {
-        x[0] = sfpow34 * xr34[0];
-        x[1] = sfpow34 * xr34[1];
-        x[2] = sfpow34 * xr34[2];
-        x[3] = sfpow34 * xr34[3];
-
-        k_34_4(qtab->adj43asm, x, l3);
-
-        x[0] = fabsf(xr[0]) - sfpow * pow43[l3[0]];
-        x[1] = fabsf(xr[1]) - sfpow * pow43[l3[1]];
-        x[2] = fabsf(xr[2]) - sfpow * pow43[l3[2]];
-        x[3] = fabsf(xr[3]) - sfpow * pow43[l3[3]];
-        xfsf += (x[0] * x[0] + x[1] * x[1]) + (x[2] * x[2] + x[3] * x[3]);
-
-        xr += 4;
-        xr34 += 4;
-    }
-    if (remaining) {
-        x[0] = x[1] = x[2] = x[3] = 0;
-        switch (remaining) {
-        case 3:
-            x[2] = sfpow34 * xr34[2];
-            /* fall through */
-        case 2:
-            x[1] = sfpow34 * xr34[1];
-            /* fall through */
-        case 1:
-            x[0] = sfpow34 * xr34[0];
-        }
-
-        k_34_4(qtab->adj43asm, x, l3);
-        x[0] = x[1] = x[2] = x[3] = 0;
-
-        switch (remaining) {
-        case 3:
-            x[2] = fabsf(xr[2]) - sfpow * pow43[l3[2]];
-            /* fall through */
-        case 2:
-            x[1] = fabsf(xr[1]) - sfpow * pow43[l3[1]];
-            /* fall through */
-        case 1:
-            x[0] = fabsf(xr[0]) - sfpow * pow43[l3[0]];
-        }
-        xfsf += (x[0] * x[0] + x[1] * x[1]) + (x[2] * x[2] + x[3] * x[3]);
-    }
-    return xfsf;
+    return gfc->dsp->sfb_noise_x34(qtab->pow43, qtab->adj43asm, xr, xr34, bw, sfpow,
+                                   sfpow34);
 }
 
 typedef struct calc_noise_cache {
@@ -168,13 +90,13 @@ typedef struct calc_noise_cache {
 } calc_noise_cache;
 
 /* 1 if the noise at sf, sf + 1 or sf - 1 exceeds l3_xmin. */
-static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_qnt_tables *qtab, const float *xr,
+static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
                                       const float *xr34, float l3_xmin, unsigned int bw,
                                       uint8_t sf, calc_noise_cache *did_it)
 {
     if (did_it[sf].valid == 0) {
         did_it[sf].valid = 1;
-        did_it[sf].value = calc_sfb_noise_x34(qtab, xr, xr34, bw, sf);
+        did_it[sf].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf);
     }
     if (l3_xmin < did_it[sf].value)
         return 1;
@@ -182,7 +104,7 @@ static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_qnt_tables *qtab, const float
         uint8_t const sf_x = sf + 1;
         if (did_it[sf_x].valid == 0) {
             did_it[sf_x].valid = 1;
-            did_it[sf_x].value = calc_sfb_noise_x34(qtab, xr, xr34, bw, sf_x);
+            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x);
         }
         if (l3_xmin < did_it[sf_x].value)
             return 1;
@@ -191,7 +113,7 @@ static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_qnt_tables *qtab, const float
         uint8_t const sf_x = sf - 1;
         if (did_it[sf_x].valid == 0) {
             did_it[sf_x].valid = 1;
-            did_it[sf_x].value = calc_sfb_noise_x34(qtab, xr, xr34, bw, sf_x);
+            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x);
         }
         if (l3_xmin < did_it[sf_x].value)
             return 1;
@@ -207,12 +129,12 @@ static int calc_scalefac(float l3_xmin, int bw)
     return 210 + (int) (c * log10f(l3_xmin / bw) - .5f);
 }
 
-static uint8_t guess_scalefac_x34(const ct_mp3_qnt_tables *qtab, const float *xr,
+static uint8_t guess_scalefac_x34(const ct_mp3_state *gfc, const float *xr,
                                   const float *xr34, float l3_xmin, unsigned int bw,
                                   uint8_t sf_min)
 {
     int const guess = calc_scalefac(l3_xmin, bw);
-    (void) qtab;
+    (void) gfc;
     (void) xr;
     (void) xr34;
     if (guess < sf_min)
@@ -224,7 +146,7 @@ static uint8_t guess_scalefac_x34(const ct_mp3_qnt_tables *qtab, const float *xr
 
 /* The find_scalefac routines calculate a quantization step size which
  * would introduce as much noise as is allowed: binary search over sf. */
-static uint8_t find_scalefac_x34(const ct_mp3_qnt_tables *qtab, const float *xr,
+static uint8_t find_scalefac_x34(const ct_mp3_state *gfc, const float *xr,
                                      const float *xr34, float l3_xmin, unsigned int bw,
                                      uint8_t sf_min)
 {
@@ -236,7 +158,7 @@ static uint8_t find_scalefac_x34(const ct_mp3_qnt_tables *qtab, const float *xr,
         if (sf <= sf_min) {
             sf += delsf;
         } else {
-            uint8_t const bad = tri_calc_sfb_noise_x34(qtab, xr, xr34, l3_xmin, bw, sf, did_it);
+            uint8_t const bad = tri_calc_sfb_noise_x34(gfc, xr, xr34, l3_xmin, bw, sf, did_it);
             if (bad) { /* distortion. try a smaller scalefactor */
                 sf -= delsf;
             } else {
@@ -295,7 +217,7 @@ static int block_sf(vbr_algo *that, const float l3_xmin[SFBMAX], int vbrsf[SFBMA
         if (sfb < psymax && w > 2) { /* mpeg2.5 at 8 kHz doesn't use all
                                         scalefactors, unused have width 2 */
             if (energy_above_cutoff[sfb]) {
-                m2 = that->find(qtab, &xr[j], &xr34_orig[j], l3_xmin[sfb], l, m1);
+                m2 = that->find(that->gfc, &xr[j], &xr34_orig[j], l3_xmin[sfb], l, m1);
                 if (maxsf < m2)
                     maxsf = m2;
                 if (m_o < m2 && m2 < 255)
@@ -327,11 +249,14 @@ static int block_sf(vbr_algo *that, const float l3_xmin[SFBMAX], int vbrsf[SFBMA
     return maxsf;
 }
 
-/* Quantize xr34 with the granule's scalefactors (block_xr34). */
+/* Quantize xr34 with the granule's scalefactors (block_xr34); LAME
+ * quantizes 4 lines at a time and the remaining ones with zeros in the
+ * other lanes: each line's value depends on that line alone (dsp.h:
+ * quantize_x34). */
 static void quantize_x34(const vbr_algo *that)
 {
     const ct_mp3_qnt_tables *const qtab = &that->gfc->qtab;
-    double x[4];
+    const ct_mp3_dsp *const dsp = that->gfc->dsp;
     const float *xr34_orig = that->xr34orig;
     ct_mp3_gr_info *const cod_info = that->cod_info;
     int const ifqstep = (cod_info->scalefac_scale == 0) ? 2 : 4;
@@ -347,56 +272,14 @@ static void quantize_x34(const vbr_algo *that)
         float const sfpow34 = qtab->ipow20[sfac];
         unsigned int const w = (unsigned int) cod_info->width[sfb];
         unsigned int const m = (unsigned int) (max_nonzero_coeff - j + 1);
-        unsigned int i, remaining;
+        unsigned int const n = (w <= m) ? w : m;
 
         j += w;
         ++sfb;
 
-        i = (w <= m) ? w : m;
-        remaining = (i & 0x03u);
-        i >>= 2u;
-
-        while (i-- > 0) {
-            x[0] = sfpow34 * xr34_orig[0];
-            x[1] = sfpow34 * xr34_orig[1];
-            x[2] = sfpow34 * xr34_orig[2];
-            x[3] = sfpow34 * xr34_orig[3];
-
-            k_34_4(qtab->adj43asm, x, l3);
-
-            l3 += 4;
-            xr34_orig += 4;
-        }
-        if (remaining) {
-            int tmp_l3[4];
-            x[0] = x[1] = x[2] = x[3] = 0;
-            switch (remaining) {
-            case 3:
-                x[2] = sfpow34 * xr34_orig[2];
-                /* fall through */
-            case 2:
-                x[1] = sfpow34 * xr34_orig[1];
-                /* fall through */
-            case 1:
-                x[0] = sfpow34 * xr34_orig[0];
-            }
-
-            k_34_4(qtab->adj43asm, x, tmp_l3);
-
-            switch (remaining) {
-            case 3:
-                l3[2] = tmp_l3[2];
-                /* fall through */
-            case 2:
-                l3[1] = tmp_l3[1];
-                /* fall through */
-            case 1:
-                l3[0] = tmp_l3[0];
-            }
-
-            l3 += remaining;
-            xr34_orig += remaining;
-        }
+        dsp->quantize_x34(qtab->adj43asm, sfpow34, xr34_orig, l3, n);
+        l3 += n;
+        xr34_orig += n;
     }
 }
 

@@ -62,7 +62,11 @@ typedef struct ct_mp3_packet {
     int num_samples;          /* samples per frame: 1152 (or 576 in LSF) */
 } ct_mp3_packet;
 
-/* Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf. */
+/* Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf.
+ * With a pool of more than one worker, the frames of the stream are
+ * encoded on all of them at once (a ring of frames in flight, see
+ * ct_mp3_encoder_ring_frames); with NULL or one worker, one after the
+ * other on the calling thread. The bytes are the same. */
 int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
                        ct_mp3_encoder **encoder, char *errbuf,
                        size_t errbuf_size);
@@ -71,7 +75,9 @@ void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
 /* Interleaved signed 16-bit samples, `frames` samples per channel. */
 int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
                         size_t frames);
-/* The next frame, CT_EAGAIN when none is ready, CT_EOF after the drain. */
+/* The next frame, CT_EAGAIN when none is ready, CT_EOF after the drain. On
+ * a pool, frames still being encoded are not waited for, except the oldest
+ * when the ring is full (the calling thread then works on the ring). */
 int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
 /* End of input: the remaining frames become available to receive. */
 int ct_mp3_drain(ct_mp3_encoder *encoder);
@@ -84,6 +90,10 @@ void ct_mp3_reset(ct_mp3_encoder *encoder);
 int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder);
 /* Output sample rate (LAME may resample at low bitrates). */
 int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
+/* The frames the encoder may hold in flight on its pool (its frame ring):
+ * a frame's bytes may come out this many frames later than on one thread;
+ * 0 when the frames are encoded one by one on the calling thread. */
+int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,374 @@
+/*
+ * The MP3 frame ring: one stream spread over the pool's workers, frame by
+ * frame, as an ordered pipeline (runtime/pipeline.h) over a ring of slots.
+ * Each frame takes one slot (ct_mp3_frame_slot, graph.h: its per-frame
+ * record) from Dispatch to the consumer and passes the nodes in order; a
+ * serial node takes the frames one at a time in frame order and is the
+ * only one that carries state from frame to frame, a parallel node (×N)
+ * takes any frames at once and carries nothing. The edges are the slot's
+ * fields.
+ *
+ *   PCM
+ *    │    encoder.c, caller's thread: chunks of one frame's length,
+ *    │    lame_encode_buffer's transform, fill_buffer / resampling,
+ *    │    ReplayGain (carries: resampler, mfbuf, the ReplayGain filters)
+ *   Dispatch ────────── the frame's window into the next slot, push (serial,
+ *    │                  the caller's thread: where a frame ends is known
+ *    │                  only once fill_buffer has run)
+ *   window
+ *    │
+ *   Prepare ×N ──────── psychoacoustic prepare of both granules (FFTs,
+ *    │                  energies, spreading), polyphase of every granule
+ *   psy granules, subband samples
+ *    │
+ *   Resolve ─────────── psy resolve (attack detection, block types,
+ *    │                  pre-echo, pe), adjust_ATH, MDCT, M/S decision,
+ *    │                  masking_lower for the next frame; VBR:
+ *    │                  ct_mp3_vbr_prepare (serial; carries sv_psy, ov_psy,
+ *    │                  ATH.adjust_factor/limit, sv_qnt.masking_lower, the
+ *    │                  subband samples of the last granule)
+ *   record, xr, block types, ATH.adjust_factor of the frame; VBR work
+ *    │
+ *   Search ×N ───────── VBR: scalefactor search and "as is" quantization
+ *    │                  (CBR/ABR: no such node, their loops need the
+ *    │                  reservoir from the first step on)
+ *   side info, scalefactors, quantized lines
+ *    │
+ *   Encode ──────────── padding, CBR/ABR iteration loop or VBR commit,
+ *    │                  reservoir, main data, bitstream, bytes out, LAME
+ *    │                  tag accounting (serial; carries its own state: bit
+ *    │                  stream, header ring, reservoir, slot_lag, pe FIR,
+ *    │                  step search start, seek table, music CRC)
+ *   bytes ───────────── to the consumer in frame order (encoder.c's FIFO)
+ *
+ * The state: the encoder's ct_mp3_state (gfc) holds the constants every
+ * node reads and the state Dispatch (encoder.c) and Resolve carry, in
+ * fields no other node touches while frames are in flight. Encode carries
+ * its state in a copy of gfc taken at the start of the stream: the
+ * quantization loops read ATH.adjust_factor, which Resolve sets for frames
+ * further on, so Encode has its own, set from the frame's record. The one
+ * value that crosses from quantization back to the model, masking_lower,
+ * is a function of the rate control and the frame's last block type: Resolve
+ * sets it (ct_mp3_set_masking_lower), where LAME's loop leaves it.
+ *
+ * Kernels don't know about tasks: every node below only moves a frame's
+ * data between its slot and the state of the node and calls the stages of
+ * frame.h, psy.h, mdct.h and quantize.h. On one worker the ring runs every
+ * frame through all nodes at its dispatch, which writes the bytes of the
+ * sequential chain (encoder.c runs that chain itself then, unless a test
+ * asks for the ring).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * New in ct.
+ */
+#include "graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "frame.h"
+#include "../runtime/pipeline.h"
+
+struct ct_mp3_graph {
+    ct_mp3_state *gfc;
+    const ct_mp3_config *cfg;
+    ct_pipeline *pipeline;
+    size_t ring;
+    ct_mp3_frame_slot *slots;
+    int vbr;           /* VBR: the Search node runs */
+
+    /* Node Dispatch: the window's length, the frames dispatched; the
+     * consumer. */
+    int window_len;
+    uint64_t dispatched;
+    ct_mp3_graph_sink sink;
+    void *sink_ctx;
+
+    /* Node Prepare: whether it computes the short blocks of every granule
+     * (else Resolve computes those it needs, as the sequential chain). */
+    int with_short;
+
+    /* Node Resolve: the filterbank's carry, the subband samples of the
+     * last granule (sv_enc.sb_sample of the sequential chain). */
+    float sb_carry[2][18][SBLIMIT];
+
+    /* Node Encode: its state. */
+    ct_mp3_state *enc;
+};
+
+static ct_mp3_frame_slot *slot_at(ct_mp3_graph *g, size_t slot)
+{
+    return &g->slots[slot];
+}
+
+static void slot_input(const ct_mp3_frame_slot *s, const float *inbuf[2])
+{
+    inbuf[0] = s->window[0];
+    inbuf[1] = s->window[1];
+}
+
+/* ---- Dispatch (serial, the caller's thread) ----------------------------- */
+
+int ct_mp3_graph_dispatch(ct_mp3_graph *g, const float *const mfbuf[2])
+{
+    ct_mp3_frame_slot *s;
+    int ch, rc;
+
+    while (ct_pipeline_in_flight(g->pipeline) == g->ring) {
+        rc = ct_mp3_graph_collect(g, true, NULL);
+        if (rc != CT_OK)
+            return rc;
+    }
+    s = slot_at(g, ct_pipeline_next_slot(g->pipeline));
+    for (ch = 0; ch < g->cfg->channels_out; ch++)
+        memcpy(s->window[ch], mfbuf[ch], sizeof(float) * (size_t) g->window_len);
+    rc = ct_pipeline_push(g->pipeline);
+    if (rc != CT_OK)
+        return rc;
+    g->dispatched++;
+    /* what is done goes on, so that output flows */
+    return ct_mp3_graph_collect(g, false, NULL);
+}
+
+/* ---- Prepare ×N --------------------------------------------------------- */
+
+static int node_prepare(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    const float *inbuf[2];
+    (void) frame;
+    (void) worker;
+
+    slot_input(s, inbuf);
+    ct_mp3_frame_prepare(g->gfc, inbuf, g->with_short, s->psy, s->sb);
+    return CT_OK;
+}
+
+/* ---- Resolve (serial) --------------------------------------------------- */
+
+static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_state *gfc = g->gfc;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    const float *inbuf[2];
+    (void) worker;
+
+    slot_input(s, inbuf);
+    if (frame == 0) /* lame_encode_frame_init */
+        ct_mp3_prime_filterbank(g->cfg, gfc->sv_enc.amp_filter, inbuf, g->sb_carry);
+
+    ct_mp3_frame_record_init(&s->fr);
+    ct_mp3_frame_psy_resolve(gfc, inbuf, s->psy, &s->fr, &s->side);
+    ct_mp3_adjust_ath(gfc);
+    s->ath_adjust_factor = gfc->ATH.adjust_factor;
+    ct_mp3_frame_mdct(g->cfg, gfc->sv_enc.amp_filter, g->sb_carry,
+                      (const float (*)[2][18][SBLIMIT]) s->sb, &s->side);
+    s->mode_ext = ct_mp3_ms_decision(g->cfg, &s->fr, &s->side);
+    ct_mp3_set_masking_lower(gfc, &s->side);
+    if (g->vbr)
+        ct_mp3_frame_vbr_prepare(gfc, &s->fr, s->mode_ext, &s->side, &s->work);
+    return CT_OK;
+}
+
+/* ---- Search ×N (VBR) ---------------------------------------------------- */
+
+static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    (void) frame;
+    (void) worker;
+
+    ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work);
+    return CT_OK;
+}
+
+/* ---- Encode (serial) ---------------------------------------------------- */
+
+/* The frame's side info into the Encode state's. CBR/ABR: what the
+ * sequential chain sets before its loop (xr, block types); the rest of
+ * each granule's info is the loop's, carried as in that chain. VBR: the
+ * searched granules and scfsi (main_data_begin and the drain fields are
+ * the reservoir's). */
+static void side_to_encode(const ct_mp3_graph *g, const ct_mp3_side_info *from,
+                           ct_mp3_side_info *to)
+{
+    int gr, ch;
+
+    for (gr = 0; gr < g->cfg->mode_gr; gr++) {
+        for (ch = 0; ch < g->cfg->channels_out; ch++) {
+            const ct_mp3_gr_info *const a = &from->tt[gr][ch];
+            ct_mp3_gr_info *const b = &to->tt[gr][ch];
+            if (g->vbr) {
+                *b = *a;
+            }
+            else {
+                memcpy(b->xr, a->xr, sizeof(b->xr));
+                b->block_type = a->block_type;
+                b->mixed_block_flag = a->mixed_block_flag;
+            }
+        }
+    }
+    if (g->vbr)
+        memcpy(to->scfsi, from->scfsi, sizeof(to->scfsi));
+}
+
+static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_state *enc = g->enc;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    int n;
+    (void) frame;
+    (void) worker;
+
+    side_to_encode(g, &s->side, &enc->l3_side);
+    enc->ATH.adjust_factor = s->ath_adjust_factor;
+    n = ct_mp3_frame_encode(enc, &s->fr, s->mode_ext, g->vbr ? &s->work : NULL, s->out,
+                            (int) sizeof(s->out));
+    if (n < 0)
+        return CT_EINVAL;
+    s->out_size = n;
+    return CT_OK;
+}
+
+/* ---- the consumer ------------------------------------------------------- */
+
+int ct_mp3_graph_collect(ct_mp3_graph *g, bool wait, size_t *popped)
+{
+    size_t n = 0;
+    int rc;
+
+    for (;;) {
+        size_t slot;
+        rc = ct_pipeline_peek(g->pipeline, wait, NULL, &slot);
+        if (rc == CT_EAGAIN) {
+            rc = CT_OK;
+            break;
+        }
+        if (rc != CT_OK)
+            break;
+        rc = g->sink(g->sink_ctx, slot_at(g, slot)->out, (size_t) slot_at(g, slot)->out_size);
+        if (rc != CT_OK)
+            break;
+        rc = ct_pipeline_pop(g->pipeline);
+        if (rc != CT_OK)
+            break;
+        n++;
+        wait = false;
+    }
+    if (popped != NULL)
+        *popped = n;
+    return rc;
+}
+
+int ct_mp3_graph_finish(ct_mp3_graph *g)
+{
+    int rc = ct_pipeline_drain(g->pipeline);
+    if (rc == CT_OK)
+        rc = ct_mp3_graph_collect(g, false, NULL);
+    if (rc == CT_OK && ct_pipeline_in_flight(g->pipeline) != 0)
+        rc = CT_EINVAL;
+    if (rc != CT_OK)
+        return rc;
+    /* what the tag reads of the input side */
+    g->enc->ov_rpg = g->gfc->ov_rpg;
+    g->enc->ov_enc.encoder_padding = g->gfc->ov_enc.encoder_padding;
+    return CT_OK;
+}
+
+/* ---- the graph ---------------------------------------------------------- */
+
+ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
+                               ct_mp3_graph_sink sink, void *sink_ctx)
+{
+    const ct_pipeline_stage vbr_nodes[] = {
+        {node_prepare, CT_PIPELINE_PARALLEL},
+        {node_resolve, CT_PIPELINE_SERIAL},
+        {node_search, CT_PIPELINE_PARALLEL},
+        {node_encode, CT_PIPELINE_SERIAL},
+    };
+    const ct_pipeline_stage loop_nodes[] = {
+        {node_prepare, CT_PIPELINE_PARALLEL},
+        {node_resolve, CT_PIPELINE_SERIAL},
+        {node_encode, CT_PIPELINE_SERIAL},
+    };
+    ct_mp3_graph *g = calloc(1, sizeof(*g));
+    const ct_mp3_config *cfg = &gfc->cfg;
+    int mf_needed;
+
+    if (g == NULL)
+        return NULL;
+    g->gfc = gfc;
+    g->cfg = cfg;
+    g->vbr = cfg->vbr == CT_MP3_VBR_MT || cfg->vbr == CT_MP3_VBR_MTRH;
+    g->ring = ring > 0 ? ring : ct_pipeline_ring_size(pool);
+    g->sink = sink;
+    g->sink_ctx = sink_ctx;
+    /* calcNeeded */
+    mf_needed = BLKSIZE + 576 * cfg->mode_gr - FFTOFFSET;
+    if (mf_needed < 512 + 576 * cfg->mode_gr - 32)
+        mf_needed = 512 + 576 * cfg->mode_gr - 32;
+    g->window_len = mf_needed;
+    g->with_short = 0;
+    g->slots = calloc(g->ring, sizeof(*g->slots));
+    g->enc = malloc(sizeof(*g->enc));
+    if (g->slots != NULL && g->enc != NULL) {
+        if (g->vbr)
+            g->pipeline = ct_pipeline_new(pool, vbr_nodes, 4, g->ring, g);
+        else
+            g->pipeline = ct_pipeline_new(pool, loop_nodes, 3, g->ring, g);
+    }
+    if (g->pipeline == NULL) {
+        free(g->slots);
+        free(g->enc);
+        free(g);
+        return NULL;
+    }
+    return g;
+}
+
+void ct_mp3_graph_free(ct_mp3_graph *g)
+{
+    if (g == NULL)
+        return;
+    ct_pipeline_free(g->pipeline);
+    free(g->slots);
+    free(g->enc);
+    free(g);
+}
+
+void ct_mp3_graph_stop(ct_mp3_graph *g)
+{
+    ct_pipeline_reset(g->pipeline);
+}
+
+void ct_mp3_graph_start(ct_mp3_graph *g)
+{
+    ct_pipeline_reset(g->pipeline);
+    g->dispatched = 0;
+    memset(g->sb_carry, 0, sizeof(g->sb_carry));
+    memcpy(g->enc, g->gfc, sizeof(*g->enc));
+}
+
+uint64_t ct_mp3_graph_frames(const ct_mp3_graph *g)
+{
+    return g->dispatched;
+}
+
+size_t ct_mp3_graph_in_flight(const ct_mp3_graph *g)
+{
+    return ct_pipeline_in_flight(g->pipeline);
+}
+
+size_t ct_mp3_graph_ring(const ct_mp3_graph *g)
+{
+    return g->ring;
+}
+
+ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *g)
+{
+    return g->enc;
+}

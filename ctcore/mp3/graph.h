@@ -1,0 +1,111 @@
+/*
+ * The MP3 encoder's frame ring (graph.c): one stream encoded on every
+ * worker of a pool, frame by frame, with the bytes of the sequential chain.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_MP3_GRAPH_H
+#define CTCORE_MP3_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctcore/mp3.h"
+#include "ctcore/runtime.h"
+#include "psy.h"
+#include "quantize.h"
+#include "state.h"
+
+/* The frame's input window: mfbuf[ch][0 .. mf_needed) (calcNeeded; 1904
+ * samples for two granules, 1328 for one). */
+#define CT_MP3_WINDOW_MAX (BLKSIZE + 1152 - FFTOFFSET)
+
+/* The most bytes one frame's Encode hands out: lame.h's worst case for one
+ * frame of lame_encode_buffer (1.25 * 1152 + 7200). */
+#define CT_MP3_SLOT_OUT_MAX 8640
+
+/*
+ * The per-frame record: one slot of the ring, everything one frame carries
+ * from Dispatch to the consumer. Each field is written by one node and read
+ * by the nodes after it; nothing here is carried from frame to frame.
+ */
+typedef struct ct_mp3_frame_slot {
+    /* Dispatch: the frame's input window (mfbuf, resampled, with its
+     * look-ahead) */
+    float window[2][CT_MP3_WINDOW_MAX];
+    /* Prepare: the model's stateless part of each granule (Resolve adds
+     * the short blocks when it needs them and they are missing), the
+     * subband samples of each granule and channel */
+    ct_mp3_psy_granule psy[2];
+    float sb[2][2][18][SBLIMIT];
+    /* Resolve: masking, pe, energies, block types; ATH.adjust_factor of
+     * the frame; the M/S decision */
+    ct_mp3_frame fr;
+    float ath_adjust_factor;
+    int mode_ext;
+    /* Resolve: xr and block types (the MDCT), VBR: M/S converted; Search
+     * (VBR): scalefactors, quantized lines, the side info of the "as is"
+     * quantization */
+    ct_mp3_side_info side;
+    /* VBR: Resolve (ct_mp3_vbr_prepare) -> Search -> Encode (commit) */
+    ct_mp3_vbr_work work;
+    /* Encode: the bytes the frame hands out */
+    int out_size;
+    unsigned char out[CT_MP3_SLOT_OUT_MAX];
+} ct_mp3_frame_slot;
+
+typedef struct ct_mp3_graph ct_mp3_graph;
+
+/* Receives the bytes each frame hands out, in frame order (the encoder's
+ * byte FIFO). Returns CT_OK or a CT_E* code. */
+typedef int (*ct_mp3_graph_sink)(void *ctx, const unsigned char *data, size_t size);
+
+/*
+ * The ring of `ring` slots (0: ct_pipeline_ring_size(pool)) on `pool` (one
+ * worker or NULL: every frame runs through all nodes on the calling thread
+ * at its dispatch) for the encoder state gfc (set up; the graph reads it
+ * until freed). NULL when out of memory.
+ */
+ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
+                               ct_mp3_graph_sink sink, void *sink_ctx);
+/* Stops (ct_mp3_graph_stop) and frees; NULL is ignored. */
+void ct_mp3_graph_free(ct_mp3_graph *graph);
+
+/* Stops every frame in flight and waits for running nodes: gfc may then be
+ * set up again. */
+void ct_mp3_graph_stop(ct_mp3_graph *graph);
+/* A new stream on gfc as set up: no frame, the carries at their start. */
+void ct_mp3_graph_start(ct_mp3_graph *graph);
+
+/* Dispatch: the next frame's window mfbuf[ch][0 .. mf_needed) into the next
+ * slot, and on. When the ring is full, finished frames go to the sink
+ * first (the calling thread works on the ring while it waits). */
+int ct_mp3_graph_dispatch(ct_mp3_graph *graph, const float *const mfbuf[2]);
+/* The finished frames, oldest first, to the sink until one is not done;
+ * with wait, the oldest in flight at least. *popped (may be NULL): how
+ * many. */
+int ct_mp3_graph_collect(ct_mp3_graph *graph, bool wait, size_t *popped);
+/* End of stream: every frame in flight, finished, to the sink; then the
+ * input side's results the LAME tag needs (ReplayGain, encoder padding)
+ * from gfc into the Encode state. */
+int ct_mp3_graph_finish(ct_mp3_graph *graph);
+
+/* Frames dispatched since the start. */
+uint64_t ct_mp3_graph_frames(const ct_mp3_graph *graph);
+size_t ct_mp3_graph_in_flight(const ct_mp3_graph *graph);
+size_t ct_mp3_graph_ring(const ct_mp3_graph *graph);
+/* The Encode node's state: the bit stream, the reservoir, the LAME tag's
+ * accounting. Only while no frame is in flight. */
+ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *graph);
+
+/*
+ * For tests (encoder.c): ct_mp3_encoder_new on a ring of `ring` slots, on
+ * any pool, one worker included (ring > 0: the graph runs even where
+ * ct_mp3_encoder_new would run the sequential chain; 0: as
+ * ct_mp3_encoder_new).
+ */
+int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
+                            ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size);
+
+#endif
