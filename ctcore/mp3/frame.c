@@ -377,10 +377,31 @@ static void frame_padding(ct_mp3_state *gfc)
     }
 }
 
+int ct_mp3_frame_loop_resolve(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext)
+{
+    frame_padding(gfc);
+    smooth_pe(gfc, frame_pe(fr, mode_ext));
+    return gfc->ov_enc.padding;
+}
+
+void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_ext,
+                              int padding, float ath_adjust_factor,
+                              ct_mp3_side_info *l3_side, ct_mp3_loop_work *work)
+{
+    scratch->ATH.adjust_factor = ath_adjust_factor;
+    ct_mp3_loop_prepare(scratch, mode_ext, l3_side, frame_masking(fr, mode_ext), work);
+    scratch->l3_side = *l3_side;
+    scratch->ov_enc.mode_ext = mode_ext;
+    scratch->ov_enc.padding = padding;
+    ct_mp3_loop_speculate(scratch, (const float (*)[2]) frame_pe(fr, mode_ext),
+                          fr->ms_ener_ratio, work);
+}
+
 /* Stage 4: the quantization loop of the rate control, on gfc->l3_side with
  * mode_ext in gfc->ov_enc. VBR: the whole loop, or, with the frame's
  * prepared and searched work, only its reservoir step. */
-static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work)
+static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
+                     ct_mp3_loop_work *loop)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     int const mode_ext = gfc->ov_enc.mode_ext;
@@ -390,12 +411,18 @@ static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work)
     switch (cfg->vbr) {
     default:
     case CT_MP3_VBR_OFF:
-        smooth_pe(gfc, pe_use);
-        ct_mp3_cbr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, masking);
-        break;
     case CT_MP3_VBR_ABR:
+        if (loop != NULL) {
+            ct_mp3_loop_commit(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, loop);
+            break;
+        }
         smooth_pe(gfc, pe_use);
-        ct_mp3_abr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, masking);
+        if (cfg->vbr == CT_MP3_VBR_ABR)
+            ct_mp3_abr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio,
+                                      masking);
+        else
+            ct_mp3_cbr_iteration_loop(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio,
+                                      masking);
         break;
     case CT_MP3_VBR_MT:
     case CT_MP3_VBR_MTRH:
@@ -463,7 +490,7 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
     gfc->ov_enc.mode_ext = ct_mp3_ms_decision(&gfc->cfg, &fr, &gfc->l3_side);
 
     /* Stage 4: quantization loop */
-    quantize(gfc, &fr, NULL);
+    quantize(gfc, &fr, NULL, NULL);
 
     ct_mp3_set_masking_lower(gfc, &gfc->l3_side);
 
@@ -472,10 +499,11 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
 }
 
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
-                        ct_mp3_vbr_work *work, unsigned char *mp3buf, int mp3buf_size)
+                        ct_mp3_vbr_work *work, ct_mp3_loop_work *loop, unsigned char *mp3buf,
+                        int mp3buf_size)
 {
     frame_padding(gfc);
     gfc->ov_enc.mode_ext = mode_ext;
-    quantize(gfc, fr, work);
+    quantize(gfc, fr, work, loop);
     return write_frame(gfc, mp3buf, mp3buf_size);
 }

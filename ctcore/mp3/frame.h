@@ -9,13 +9,15 @@
  *
  *   stateless, per frame    ct_mp3_frame_prepare (psy prepare, polyphase),
  *                           ct_mp3_ms_decision, ct_mp3_frame_vbr_prepare
- *                           (reads ATH.adjust_factor: after adjust_ATH)
+ *                           (reads ATH.adjust_factor: after adjust_ATH),
+ *                           ct_mp3_frame_loop_search (on a scratch state)
  *   carry analysis state    ct_mp3_frame_psy_resolve (sv_psy, ov_psy; reads
  *                           sv_qnt.masking_lower, ATH.adjust_factor),
  *                           ct_mp3_adjust_ath (ATH.adjust_factor and
  *                           adjust_limit), ct_mp3_frame_mdct (the subband
  *                           samples of the last granule),
- *                           ct_mp3_set_masking_lower (sv_qnt.masking_lower)
+ *                           ct_mp3_set_masking_lower (sv_qnt.masking_lower),
+ *                           ct_mp3_frame_loop_resolve (slot_lag, pefirbuf)
  *   carry coding state      ct_mp3_frame_encode (padding, CBR/ABR loops or
  *                           the VBR commit, reservoir, bitstream, tag)
  *
@@ -91,12 +93,25 @@ void ct_mp3_set_masking_lower(ct_mp3_state *gfc, const ct_mp3_side_info *l3_side
 void ct_mp3_frame_vbr_prepare(const ct_mp3_state *gfc, const ct_mp3_frame *fr, int mode_ext,
                               ct_mp3_side_info *l3_side, ct_mp3_vbr_work *work);
 
+/* CBR/ABR, carries state: the frame's padding (sv_enc.slot_lag; returned)
+ * and its pe smoothed by the FIR over the frames (sv_enc.pefirbuf), in
+ * fr, as the Encode step would find them. */
+int ct_mp3_frame_loop_resolve(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext);
+/* CBR/ABR, frame-local: ct_mp3_loop_prepare of l3_side and
+ * ct_mp3_loop_speculate on scratch (a copy of the encoder's state, the
+ * worker's own), with the frame's padding and ATH.adjust_factor; fr's pe
+ * smoothed by ct_mp3_frame_loop_resolve. */
+void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_ext,
+                              int padding, float ath_adjust_factor,
+                              ct_mp3_side_info *l3_side, ct_mp3_loop_work *work);
 /* Carries state: the rest of the frame on gfc->l3_side (xr and block types
- * set; VBR: the searched frame): padding, the quantization loop (VBR with
- * work: ct_mp3_vbr_commit_frame only), the bitstream, the bytes out to
- * mp3buf (their count, or negative when mp3buf_size is too small) and the
- * LAME tag's accounting. */
+ * set; VBR: the searched frame; CBR/ABR with loop: the prepared frame):
+ * padding, the quantization loop (VBR with work: ct_mp3_vbr_commit_frame
+ * only; CBR/ABR with loop: ct_mp3_loop_commit), the bitstream, the bytes
+ * out to mp3buf (their count, or negative when mp3buf_size is too small)
+ * and the LAME tag's accounting. */
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
-                        ct_mp3_vbr_work *work, unsigned char *mp3buf, int mp3buf_size);
+                        ct_mp3_vbr_work *work, ct_mp3_loop_work *loop, unsigned char *mp3buf,
+                        int mp3buf_size);
 
 #endif

@@ -24,21 +24,27 @@
  *   Resolve ─────────── psy resolve (attack detection, block types,
  *    │                  pre-echo, pe), adjust_ATH, MDCT, M/S decision,
  *    │                  masking_lower for the next frame; VBR:
- *    │                  ct_mp3_vbr_prepare (serial; carries sv_psy, ov_psy,
- *    │                  ATH.adjust_factor/limit, sv_qnt.masking_lower, the
- *    │                  subband samples of the last granule)
+ *    │                  ct_mp3_vbr_prepare; CBR/ABR: the frame's padding
+ *    │                  and its pe through the FIR (serial; carries sv_psy,
+ *    │                  ov_psy, ATH.adjust_factor/limit,
+ *    │                  sv_qnt.masking_lower, the subband samples of the
+ *    │                  last granule, slot_lag, the pe FIR)
  *   record, xr, block types, ATH.adjust_factor of the frame; VBR work
  *    │
- *   Search ×N ───────── VBR: scalefactor search and "as is" quantization
- *    │                  (CBR/ABR: no such node, their loops need the
- *    │                  reservoir from the first step on)
- *   side info, scalefactors, quantized lines
+ *   Search ×N ───────── VBR: scalefactor search and "as is" quantization;
+ *    │                  CBR/ABR: the granules prepared for the loop and
+ *    │                  the whole loop run ahead on the worker's scratch
+ *    │                  state with a guessed reservoir (quantize.h)
+ *   side info, scalefactors, quantized lines; CBR/ABR: the speculation
  *    │
- *   Encode ──────────── padding, CBR/ABR iteration loop or VBR commit,
- *    │                  reservoir, main data, bitstream, bytes out, LAME
- *    │                  tag accounting (serial; carries its own state: bit
- *    │                  stream, header ring, reservoir, slot_lag, pe FIR,
- *    │                  step search start, seek table, music CRC)
+ *   Encode ──────────── padding, CBR/ABR loop (a granule whose target bits
+ *    │                  and step size search agree with the speculation
+ *    │                  takes its result, any other is searched here) or
+ *    │                  VBR commit, reservoir, main data, bitstream, bytes
+ *    │                  out, LAME tag accounting (serial; carries its own
+ *    │                  state: bit stream, header ring, reservoir,
+ *    │                  slot_lag, step search start, seek table, music
+ *    │                  CRC)
  *   bytes ───────────── to the consumer in frame order (encoder.c's FIFO)
  *
  * The state: the encoder's ct_mp3_state (gfc) holds the constants every
@@ -91,6 +97,11 @@ struct ct_mp3_graph {
     /* Node Resolve: the filterbank's carry, the subband samples of the
      * last granule (sv_enc.sb_sample of the sequential chain). */
     float sb_carry[2][18][SBLIMIT];
+
+    /* Node Search, CBR/ABR: each worker's scratch copy of the encoder's
+     * state for the speculative loop. */
+    ct_mp3_state **scratch;
+    int n_scratch;
 
     /* Node Encode: its state. */
     ct_mp3_state *enc;
@@ -168,49 +179,41 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
     s->mode_ext = ct_mp3_ms_decision(g->cfg, &s->fr, &s->side);
     ct_mp3_set_masking_lower(gfc, &s->side);
     if (g->vbr)
-        ct_mp3_frame_vbr_prepare(gfc, &s->fr, s->mode_ext, &s->side, &s->work);
+        ct_mp3_frame_vbr_prepare(gfc, &s->fr, s->mode_ext, &s->side, &s->work.vbr);
+    else
+        s->padding = ct_mp3_frame_loop_resolve(gfc, &s->fr, s->mode_ext);
     return CT_OK;
 }
 
-/* ---- Search ×N (VBR) ---------------------------------------------------- */
+/* ---- Search ×N ---------------------------------------------------------- */
 
 static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_mp3_graph *g = ctx;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     (void) frame;
-    (void) worker;
 
-    ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work);
+    if (g->vbr)
+        ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work.vbr);
+    else
+        ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
+                                 s->ath_adjust_factor, &s->side, &s->work.loop);
     return CT_OK;
 }
 
 /* ---- Encode (serial) ---------------------------------------------------- */
 
-/* The frame's side info into the Encode state's. CBR/ABR: what the
- * sequential chain sets before its loop (xr, block types); the rest of
- * each granule's info is the loop's, carried as in that chain. VBR: the
- * searched granules and scfsi (main_data_begin and the drain fields are
- * the reservoir's). */
+/* The frame's side info into the Encode state's: the searched (VBR) or
+ * prepared (CBR/ABR) granules; VBR: scfsi (main_data_begin and the drain
+ * fields are the reservoir's). */
 static void side_to_encode(const ct_mp3_graph *g, const ct_mp3_side_info *from,
                            ct_mp3_side_info *to)
 {
     int gr, ch;
 
-    for (gr = 0; gr < g->cfg->mode_gr; gr++) {
-        for (ch = 0; ch < g->cfg->channels_out; ch++) {
-            const ct_mp3_gr_info *const a = &from->tt[gr][ch];
-            ct_mp3_gr_info *const b = &to->tt[gr][ch];
-            if (g->vbr) {
-                *b = *a;
-            }
-            else {
-                memcpy(b->xr, a->xr, sizeof(b->xr));
-                b->block_type = a->block_type;
-                b->mixed_block_flag = a->mixed_block_flag;
-            }
-        }
-    }
+    for (gr = 0; gr < g->cfg->mode_gr; gr++)
+        for (ch = 0; ch < g->cfg->channels_out; ch++)
+            to->tt[gr][ch] = from->tt[gr][ch];
     if (g->vbr)
         memcpy(to->scfsi, from->scfsi, sizeof(to->scfsi));
 }
@@ -226,8 +229,8 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
 
     side_to_encode(g, &s->side, &enc->l3_side);
     enc->ATH.adjust_factor = s->ath_adjust_factor;
-    n = ct_mp3_frame_encode(enc, &s->fr, s->mode_ext, g->vbr ? &s->work : NULL, s->out,
-                            (int) sizeof(s->out));
+    n = ct_mp3_frame_encode(enc, &s->fr, s->mode_ext, g->vbr ? &s->work.vbr : NULL,
+                            g->vbr ? NULL : &s->work.loop, s->out, (int) sizeof(s->out));
     if (n < 0)
         return CT_EINVAL;
     s->out_size = n;
@@ -284,20 +287,16 @@ int ct_mp3_graph_finish(ct_mp3_graph *g)
 ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
                                ct_mp3_graph_sink sink, void *sink_ctx)
 {
-    const ct_pipeline_stage vbr_nodes[] = {
+    const ct_pipeline_stage nodes[] = {
         {node_prepare, CT_PIPELINE_PARALLEL},
         {node_resolve, CT_PIPELINE_SERIAL},
         {node_search, CT_PIPELINE_PARALLEL},
         {node_encode, CT_PIPELINE_SERIAL},
     };
-    const ct_pipeline_stage loop_nodes[] = {
-        {node_prepare, CT_PIPELINE_PARALLEL},
-        {node_resolve, CT_PIPELINE_SERIAL},
-        {node_encode, CT_PIPELINE_SERIAL},
-    };
     ct_mp3_graph *g = calloc(1, sizeof(*g));
     const ct_mp3_config *cfg = &gfc->cfg;
-    int mf_needed;
+    int mf_needed, i;
+    int scratch_ok = 1;
 
     if (g == NULL)
         return NULL;
@@ -315,16 +314,20 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
     g->with_short = 0;
     g->slots = calloc(g->ring, sizeof(*g->slots));
     g->enc = malloc(sizeof(*g->enc));
-    if (g->slots != NULL && g->enc != NULL) {
-        if (g->vbr)
-            g->pipeline = ct_pipeline_new(pool, vbr_nodes, 4, g->ring, g);
-        else
-            g->pipeline = ct_pipeline_new(pool, loop_nodes, 3, g->ring, g);
+    if (!g->vbr) {
+        g->n_scratch = ct_pool_threads(pool);
+        g->scratch = calloc((size_t) g->n_scratch, sizeof(*g->scratch));
+        for (i = 0; g->scratch != NULL && i < g->n_scratch; i++) {
+            g->scratch[i] = malloc(sizeof(*g->scratch[i]));
+            if (g->scratch[i] == NULL)
+                break;
+        }
+        scratch_ok = g->scratch != NULL && i == g->n_scratch;
     }
+    if (g->slots != NULL && g->enc != NULL && scratch_ok)
+        g->pipeline = ct_pipeline_new(pool, nodes, 4, g->ring, g);
     if (g->pipeline == NULL) {
-        free(g->slots);
-        free(g->enc);
-        free(g);
+        ct_mp3_graph_free(g);
         return NULL;
     }
     return g;
@@ -332,9 +335,15 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
 
 void ct_mp3_graph_free(ct_mp3_graph *g)
 {
+    int i;
+
     if (g == NULL)
         return;
     ct_pipeline_free(g->pipeline);
+    if (g->scratch != NULL)
+        for (i = 0; i < g->n_scratch; i++)
+            free(g->scratch[i]);
+    free(g->scratch);
     free(g->slots);
     free(g->enc);
     free(g);
@@ -347,10 +356,14 @@ void ct_mp3_graph_stop(ct_mp3_graph *g)
 
 void ct_mp3_graph_start(ct_mp3_graph *g)
 {
+    int i;
+
     ct_pipeline_reset(g->pipeline);
     g->dispatched = 0;
     memset(g->sb_carry, 0, sizeof(g->sb_carry));
     memcpy(g->enc, g->gfc, sizeof(*g->enc));
+    for (i = 0; i < g->n_scratch; i++)
+        memcpy(g->scratch[i], g->gfc, sizeof(*g->scratch[i]));
 }
 
 uint64_t ct_mp3_graph_frames(const ct_mp3_graph *g)

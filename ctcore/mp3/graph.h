@@ -44,12 +44,19 @@ typedef struct ct_mp3_frame_slot {
     ct_mp3_frame fr;
     float ath_adjust_factor;
     int mode_ext;
-    /* Resolve: xr and block types (the MDCT), VBR: M/S converted; Search
-     * (VBR): scalefactors, quantized lines, the side info of the "as is"
-     * quantization */
+    /* Resolve: xr and block types (the MDCT), VBR: M/S converted; Search:
+     * VBR: scalefactors, quantized lines, the side info of the "as is"
+     * quantization; CBR/ABR: M/S converted, init_outer_loop's side info */
     ct_mp3_side_info side;
-    /* VBR: Resolve (ct_mp3_vbr_prepare) -> Search -> Encode (commit) */
-    ct_mp3_vbr_work work;
+    /* CBR/ABR, Resolve: the frame's padding (its pe in fr is smoothed) */
+    int padding;
+    /* VBR: Resolve (ct_mp3_vbr_prepare) -> Search -> Encode (commit);
+     * CBR/ABR: Search (prepared granules, the speculative loop) -> Encode
+     * (commit) */
+    union {
+        ct_mp3_vbr_work vbr;
+        ct_mp3_loop_work loop;
+    } work;
     /* Encode: the bytes the frame hands out */
     int out_size;
     unsigned char out[CT_MP3_SLOT_OUT_MAX];

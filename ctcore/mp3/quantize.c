@@ -8,6 +8,7 @@
  * Ported from LAME 3.100 libmp3lame/quantize.c and quantize_pvt.c
  * (LGPL-2.0-or-later, the LAME project).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "bitstream.h"
@@ -132,15 +133,17 @@ static void reduce_side(int targ_bits[2], float ms_ener_ratio, int mean_bits, in
 }
 
 /* iteration_finish_one: the final scalefactor storage and region division
- * of a granule, and its bits out of the reservoir. */
-static void iteration_finish_one(ct_mp3_state *gfc, int gr, int ch)
+ * of a granule, and its bits out of the reservoir. divided: the region
+ * division was done before the storage (the speculative loop's granules);
+ * the two commute, as neither reads a field the other writes. */
+static void iteration_finish_one(ct_mp3_state *gfc, int gr, int ch, int divided)
 {
     ct_mp3_side_info *const l3_side = &gfc->l3_side;
     ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
 
     ct_mp3_best_scalefac_store(gfc, gr, ch, l3_side);
 
-    if (gfc->cfg.use_best_huffman == 1)
+    if (gfc->cfg.use_best_huffman == 1 && !divided)
         ct_mp3_best_huffman_divide(gfc, cod_info);
 
     ct_mp3_resv_adjust(gfc, cod_info);
@@ -394,21 +397,122 @@ static void calc_target_bits(ct_mp3_state *gfc, const float pe[2][2],
     }
 }
 
+/* A granule's inputs to outer_loop in the plain chain: fresh side info,
+ * xrpow and, if it has energy, the allowed distortion; returns the latter's
+ * bands above the ATH (-1: no energy to quantize). The order is the loop's:
+ * init_xrpow reads the max_nonzero_coeff of init_outer_loop, not
+ * calc_xmin's. */
+static int granule_prepare(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *ratio,
+                           ct_mp3_gr_info *cod_info, float xrpow[576], float l3_xmin[SFBMAX])
+{
+    ct_mp3_init_outer_loop(gfc, cod_info);
+    if (!ct_mp3_init_xrpow(cod_info, xrpow))
+        return -1;
+    return ct_mp3_calc_xmin(gfc, ratio, cod_info, l3_xmin);
+}
+
+void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
+                         const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work)
+{
+    const ct_mp3_config *const cfg = &gfc->cfg;
+    int gr, ch;
+
+    for (gr = 0; gr < cfg->mode_gr; gr++) {
+        if (mode_ext == MPG_MD_MS_LR)
+            ms_convert(l3_side, gr);
+        for (ch = 0; ch < cfg->channels_out; ch++) {
+            int ath_over = granule_prepare(gfc, &ratio[gr][ch], &l3_side->tt[gr][ch],
+                                           work->xrpow[gr][ch], work->l3_xmin[gr][ch]);
+            work->active[gr][ch] = ath_over >= 0;
+            work->ath_over[gr][ch] = ath_over;
+        }
+    }
+}
+
+/* How a loop runs: the plain chain (granules prepared in the loop), the
+ * speculative run or the commit (granules prepared in a ct_mp3_loop_work). */
+typedef enum loop_run {
+    LOOP_PLAIN,
+    LOOP_SPECULATE,
+    LOOP_COMMIT
+} loop_run;
+
+/* A granule's prepared inputs: in the plain chain computed here (NULL
+ * ratio: none), else the work's; the speculative run quantizes a copy of
+ * xrpow, which outer_loop changes, so that the commit finds it as
+ * prepared. Returns the bands above the ATH, -1 if nothing to quantize. */
+static int granule_inputs(ct_mp3_state *gfc, int gr, int ch, const ct_mp3_psy_ratio *ratio,
+                          ct_mp3_loop_work *work, loop_run run, float xrpow_buf[576],
+                          float xmin_buf[SFBMAX], float **xrpow, const float **l3_xmin)
+{
+    if (run == LOOP_PLAIN) {
+        *xrpow = xrpow_buf;
+        *l3_xmin = xmin_buf;
+        return granule_prepare(gfc, ratio, &gfc->l3_side.tt[gr][ch], xrpow_buf, xmin_buf);
+    }
+    *l3_xmin = work->l3_xmin[gr][ch];
+    if (run == LOOP_SPECULATE) {
+        memcpy(xrpow_buf, work->xrpow[gr][ch], sizeof(work->xrpow[gr][ch]));
+        *xrpow = xrpow_buf;
+    } else {
+        *xrpow = work->xrpow[gr][ch];
+    }
+    return work->active[gr][ch] ? work->ath_over[gr][ch] : -1;
+}
+
+/* Whether two granules leave outer_loop's start alike: xr aside (the
+ * start does not change it), every field, as the binary search leaves
+ * stale what its last bit count does not set (the table of an empty
+ * region, say). */
+static int start_equal(const ct_mp3_gr_info *a, const ct_mp3_gr_info *b)
+{
+    size_t const from = offsetof(ct_mp3_gr_info, l3_enc);
+    size_t const to = offsetof(ct_mp3_gr_info, energy_above_cutoff) + sizeof(a->energy_above_cutoff);
+
+    return memcmp((const char *) a + from, (const char *) b + from, to - from) == 0;
+}
+
+/* outer_loop of one granule with its target bits; the commit takes the
+ * speculative result where the start agrees with the speculation's, and
+ * the speculation divides the regions of its result ahead of
+ * iteration_finish_one. Returns whether the granule's regions are
+ * divided. */
+static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_xmin,
+                            float xrpow[576], int targ_bits, ct_mp3_loop_work *work,
+                            loop_run run)
+{
+    ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
+
+    ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
+    if (run == LOOP_COMMIT && work->spec_targ[gr][ch] == targ_bits
+        && start_equal(cod_info, &work->spec_start[gr][ch])) {
+        *cod_info = work->spec[gr][ch];
+        return 1;
+    }
+    if (run == LOOP_SPECULATE)
+        work->spec_start[gr][ch] = *cod_info;
+    (void) ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits);
+    if (run != LOOP_SPECULATE)
+        return 0;
+    if (gfc->cfg.use_best_huffman == 1)
+        ct_mp3_best_huffman_divide(gfc, cod_info);
+    work->spec_targ[gr][ch] = targ_bits;
+    work->spec[gr][ch] = *cod_info;
+    return 1;
+}
+
 /* ABR_iteration_loop: encode a frame with a desired average bitrate. */
-void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
-                               const float ms_ener_ratio[2],
-                               const ct_mp3_psy_ratio ratio[2][2])
+static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
+                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     ct_mp3_enc_result *const eov = &gfc->ov_enc;
-    float l3_xmin[SFBMAX];
-    float xrpow[576];
+    float l3_xmin_buf[SFBMAX];
+    float xrpow_buf[576];
     int targ_bits[2][2];
     int mean_bits, max_frame_bits;
     int ch, gr, ath_over;
     int analog_silence_bits;
-    ct_mp3_gr_info *cod_info;
-    ct_mp3_side_info *const l3_side = &gfc->l3_side;
 
     mean_bits = 0;
 
@@ -416,25 +520,27 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
 
     /* encode granules */
     for (gr = 0; gr < cfg->mode_gr; gr++) {
-        if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR)
+        if (run == LOOP_PLAIN && gfc->ov_enc.mode_ext == MPG_MD_MS_LR)
             ms_convert(&gfc->l3_side, gr);
         for (ch = 0; ch < cfg->channels_out; ch++) {
-            cod_info = &l3_side->tt[gr][ch];
+            float *xrpow;
+            const float *l3_xmin;
+            int divided = 0;
 
             /* cod_info, scalefac and xrpow get initialized in
-             * init_outer_loop */
-            ct_mp3_init_outer_loop(gfc, cod_info);
-            if (ct_mp3_init_xrpow(cod_info, xrpow)) {
-                /* xr contains energy we will have to encode: calculate the
-                 * masking abilities, find some good quantization in
-                 * outer_loop */
-                ath_over = ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, l3_xmin);
+             * init_outer_loop; if xr contains energy we will have to
+             * encode: calculate the masking abilities, find some good
+             * quantization in outer_loop */
+            ath_over = granule_inputs(gfc, gr, ch, run == LOOP_PLAIN ? &ratio[gr][ch] : NULL,
+                                      work, run, xrpow_buf, l3_xmin_buf, &xrpow, &l3_xmin);
+            if (ath_over >= 0) {
                 if (0 == ath_over) /* analog silence */
                     targ_bits[gr][ch] = analog_silence_bits;
 
-                (void) ct_mp3_outer_loop(gfc, cod_info, l3_xmin, xrpow, ch, targ_bits[gr][ch]);
+                divided = granule_quantize(gfc, gr, ch, l3_xmin, xrpow, targ_bits[gr][ch],
+                                           work, run);
             }
-            iteration_finish_one(gfc, gr, ch);
+            iteration_finish_one(gfc, gr, ch, divided);
         }
     }
 
@@ -449,18 +555,15 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
 }
 
 /* CBR_iteration_loop: encodes one frame with constant bitrate. */
-void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
-                               const float ms_ener_ratio[2],
-                               const ct_mp3_psy_ratio ratio[2][2])
+static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
+                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
-    float l3_xmin[SFBMAX];
-    float xrpow[576];
+    float l3_xmin_buf[SFBMAX];
+    float xrpow_buf[576];
     int targ_bits[2];
     int mean_bits, max_bits;
     int gr, ch;
-    ct_mp3_side_info *const l3_side = &gfc->l3_side;
-    ct_mp3_gr_info *cod_info;
 
     (void) ct_mp3_resv_frame_begin(gfc, &mean_bits);
 
@@ -470,26 +573,81 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
         max_bits = on_pe(gfc, pe, targ_bits, mean_bits, gr, gr);
 
         if (gfc->ov_enc.mode_ext == MPG_MD_MS_LR) {
-            ms_convert(&gfc->l3_side, gr);
+            if (run == LOOP_PLAIN)
+                ms_convert(&gfc->l3_side, gr);
             reduce_side(targ_bits, ms_ener_ratio[gr], mean_bits, max_bits);
         }
 
         for (ch = 0; ch < cfg->channels_out; ch++) {
-            cod_info = &l3_side->tt[gr][ch];
+            float *xrpow;
+            const float *l3_xmin;
 
-            /* init_outer_loop sets up cod_info, scalefac and xrpow */
-            ct_mp3_init_outer_loop(gfc, cod_info);
-            if (ct_mp3_init_xrpow(cod_info, xrpow)) {
-                /* xr contains energy we will have to encode: calculate the
-                 * masking abilities, find some good quantization in
-                 * outer_loop */
-                (void) ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, l3_xmin);
-                (void) ct_mp3_outer_loop(gfc, cod_info, l3_xmin, xrpow, ch, targ_bits[ch]);
-            }
+            /* init_outer_loop sets up cod_info, scalefac and xrpow; if xr
+             * contains energy we will have to encode: calculate the
+             * masking abilities, find some good quantization in
+             * outer_loop */
+            int divided = 0;
 
-            iteration_finish_one(gfc, gr, ch);
+            if (granule_inputs(gfc, gr, ch, run == LOOP_PLAIN ? &ratio[gr][ch] : NULL, work,
+                               run, xrpow_buf, l3_xmin_buf, &xrpow, &l3_xmin)
+                >= 0)
+                divided = granule_quantize(gfc, gr, ch, l3_xmin, xrpow, targ_bits[ch], work,
+                                           run);
+
+            iteration_finish_one(gfc, gr, ch, divided);
         }
     }
 
     ct_mp3_resv_frame_end(gfc, mean_bits);
+}
+
+void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2])
+{
+    abr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
+}
+
+void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
+                               const float ms_ener_ratio[2],
+                               const ct_mp3_psy_ratio ratio[2][2])
+{
+    cbr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
+}
+
+/* The guesses: CBR's reservoir three quarters full, where the target bits
+ * of a granule whose pe asks for no more than the mean do not depend on
+ * its exact size (ResvMaxBits gives 0.9 * mean_bits and 0.6 * ResvMax to
+ * share); ABR's empty, whose largest frame holds the targets of all but
+ * the loudest frames. The binary search starts as at the stream's start:
+ * its result rarely depends on where it starts. */
+void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
+                           const float ms_ener_ratio[2], ct_mp3_loop_work *work)
+{
+    int gr, ch, mean_bits;
+
+    for (gr = 0; gr < 2; gr++)
+        for (ch = 0; ch < 2; ch++)
+            work->spec_targ[gr][ch] = -1;
+    for (ch = 0; ch < 2; ch++) {
+        scratch->sv_qnt.OldValue[ch] = 180;
+        scratch->sv_qnt.CurrentStep[ch] = 4;
+    }
+    if (scratch->cfg.vbr == CT_MP3_VBR_ABR) {
+        scratch->sv_enc.ResvSize = 0;
+        abr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
+    } else {
+        (void) ct_mp3_resv_frame_begin(scratch, &mean_bits);
+        scratch->sv_enc.ResvSize = scratch->sv_enc.ResvMax / 32 * 24;
+        cbr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
+    }
+}
+
+void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
+                        ct_mp3_loop_work *work)
+{
+    if (gfc->cfg.vbr == CT_MP3_VBR_ABR)
+        abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT);
+    else
+        cbr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT);
 }

@@ -77,6 +77,47 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
 void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
                                const float ms_ener_ratio[2],
                                const ct_mp3_psy_ratio ratio[2][2]);
+
+/*
+ * CBR and ABR frames in three steps, for a frame ring:
+ *   ct_mp3_loop_prepare: what the loop computes of each granule before its
+ *     target bits (M/S conversion, init_outer_loop, init_xrpow, calc_xmin);
+ *     the frame's alone.
+ *   ct_mp3_loop_speculate: the whole loop run ahead on a scratch state
+ *     with a guessed reservoir (CBR: three quarters full, ABR: empty) and
+ *     a guessed step size search start; keeps each granule's target bits,
+ *     the granule as the binary search left it, and its quantization.
+ *   ct_mp3_loop_commit: the loop proper, with the real reservoir and
+ *     search starts. A granule whose target bits are the speculation's and
+ *     whose binary search leaves it as the speculation's did takes the speculative
+ *     quantization (the noise shaping after the search is a function of
+ *     exactly those and the granule's xrpow and l3_xmin); any other is
+ *     shaped here.
+ * The three give the bytes of the iteration loops above.
+ */
+typedef struct ct_mp3_loop_work {
+    float l3_xmin[2][2][SFBMAX];  /* allowed distortion per band */
+    float xrpow[2][2][576];       /* |xr|^3/4 */
+    int active[2][2];             /* granule has energy to quantize */
+    int ath_over[2][2];           /* bands above the ATH (calc_xmin) */
+    int spec_targ[2][2];          /* speculation: target bits, -1: none */
+    ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
+    ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
+} ct_mp3_loop_work;
+
+/* Prepares l3_side's granules for the loop. Reads of gfc: cfg,
+ * scalefac_band, ATH, sv_qnt.longfact/shortfact/sfb21_extra,
+ * cd_psy.decay. */
+void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
+                         const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work);
+/* The speculative run on scratch, a copy of the encoder's state whose
+ * l3_side holds the prepared granules and whose ov_enc (mode_ext,
+ * padding) and ATH.adjust_factor are the frame's. pe is the smoothed pe. */
+void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
+                           const float ms_ener_ratio[2], ct_mp3_loop_work *work);
+/* The loop proper on gfc->l3_side's prepared granules. */
+void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
+                        ct_mp3_loop_work *work);
 /* vbr_mt and vbr_mtrh: ct_mp3_vbr_prepare, ct_mp3_vbr_search_frame and
  * ct_mp3_vbr_commit_frame in a row, on a ct_mp3_vbr_work of its own. */
 void ct_mp3_vbr_new_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
@@ -119,6 +160,13 @@ int ct_mp3_init_xrpow(ct_mp3_gr_info *cod_info, float xrpow[576]);
 int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
                       const float *l3_xmin, float xrpow[576], int ch,
                       int targ_bits);
+/* outer_loop in its two steps: the start (sv_qnt.pseudohalf, the binary
+ * step size search from sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch]) and
+ * the noise shaping, which depends on the start's global gain only. */
+void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
+                             const float xrpow[576], int ch, int targ_bits);
+int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
+                            const float *l3_xmin, float xrpow[576], int targ_bits);
 
 /* ---- quantize_noise.c --------------------------------------------------- */
 

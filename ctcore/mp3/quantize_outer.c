@@ -473,14 +473,33 @@ static int balance_noise(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
 }
 
 /*
- * outer_loop: controls the masking conditions of all scalefactor bands:
- * from the binary search's global gain on, amplifies distorted bands and
- * raises the global gain until the bits fit, keeping the best quantization
- * seen (quant_compare) rather than the last one.
+ * outer_loop's start: substep shaping's "half" bands and the binary step
+ * size search, from where the channel's previous granule ended
+ * (sv_qnt.OldValue, sv_qnt.CurrentStep). What the shaping below then does
+ * depends only on the granule as this leaves it (its global gain decides
+ * the quantization), xrpow, l3_xmin and targ_bits.
  */
-int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
-                      const float *const l3_xmin, float xrpow[576], const int ch,
-                      const int targ_bits)
+void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
+                             const float xrpow[576], const int ch, const int targ_bits)
+{
+    int i;
+
+    /* init_xrpow's part: substep shaping starts with all bands "half" */
+    for (i = 0; i < cod_info->psymax; i++)
+        gfc->sv_qnt.pseudohalf[i] = (gfc->sv_qnt.substep_shaping & 2) ? 1 : 0;
+
+    (void) bin_search_step_size(gfc, cod_info, targ_bits, ch, xrpow);
+}
+
+/*
+ * outer_loop after its start: controls the masking conditions of all
+ * scalefactor bands: from the binary search's global gain on, amplifies
+ * distorted bands and raises the global gain until the bits fit, keeping
+ * the best quantization seen (quant_compare) rather than the last one.
+ */
+int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
+                            const float *const l3_xmin, float xrpow[576],
+                            const int targ_bits)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     ct_mp3_gr_info cod_info_w;
@@ -491,13 +510,6 @@ int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     int age;
     ct_mp3_noise_data prev_noise;
     int best_part2_3_length = 9999999;
-    int i;
-
-    /* init_xrpow's part: substep shaping starts with all bands "half" */
-    for (i = 0; i < cod_info->psymax; i++)
-        gfc->sv_qnt.pseudohalf[i] = (gfc->sv_qnt.substep_shaping & 2) ? 1 : 0;
-
-    (void) bin_search_step_size(gfc, cod_info, targ_bits, ch, xrpow);
 
     if (!cfg->noise_shaping)
         /* fast mode, no noise shaping, we are ready */
@@ -551,11 +563,15 @@ int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
             break;
 
         if (best_noise_info.over_count == 0) {
-            while ((cod_info_w.part2_3_length
-                    = ct_mp3_count_bits(gfc, xrpow, &cod_info_w, &prev_noise))
-                   > best_part2_3_length
-                   && cod_info_w.global_gain <= maxggain)
+            /* LAME counts the bits at this gain once more first: with the
+             * same gain, scalefactors and prev_noise that count is the one
+             * just made, so it is reused */
+            while (cod_info_w.part2_3_length > best_part2_3_length
+                   && cod_info_w.global_gain <= maxggain) {
                 cod_info_w.global_gain++;
+                cod_info_w.part2_3_length = ct_mp3_count_bits(gfc, xrpow, &cod_info_w,
+                                                              &prev_noise);
+            }
 
             if (cod_info_w.global_gain > maxggain)
                 break;
@@ -585,4 +601,12 @@ int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     } while ((cod_info_w.global_gain + cod_info_w.scalefac_scale) < 255);
 
     return best_noise_info.over_count;
+}
+
+int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
+                      const float *const l3_xmin, float xrpow[576], const int ch,
+                      const int targ_bits)
+{
+    ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
+    return ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits);
 }
