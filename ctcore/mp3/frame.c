@@ -385,11 +385,13 @@ int ct_mp3_frame_loop_resolve(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext)
 }
 
 void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_ext,
-                              int padding, float ath_adjust_factor,
+                              int padding, float ath_adjust_factor, int speculate,
                               ct_mp3_side_info *l3_side, ct_mp3_loop_work *work)
 {
     scratch->ATH.adjust_factor = ath_adjust_factor;
     ct_mp3_loop_prepare(scratch, mode_ext, l3_side, frame_masking(fr, mode_ext), work);
+    if (!speculate)
+        return;
     scratch->l3_side = *l3_side;
     scratch->ov_enc.mode_ext = mode_ext;
     scratch->ov_enc.padding = padding;

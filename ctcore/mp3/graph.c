@@ -69,6 +69,7 @@
  */
 #include "graph.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -102,6 +103,10 @@ struct ct_mp3_graph {
      * state for the speculative loop. */
     ct_mp3_state **scratch;
     int n_scratch;
+    /* Speculate on a frame only when this many frames or more are ahead
+     * of Encode (the frames it has finished, counted by Encode). */
+    uint64_t speculate_lag;
+    atomic_uint_fast64_t encoded;
 
     /* Node Encode: its state. */
     ct_mp3_state *enc;
@@ -191,13 +196,20 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_mp3_graph *g = ctx;
     ct_mp3_frame_slot *s = slot_at(g, slot);
-    (void) frame;
+    uint64_t encoded;
 
-    if (g->vbr)
+    if (g->vbr) {
         ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work.vbr);
-    else
-        ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
-                                 s->ath_adjust_factor, &s->side, &s->work.loop);
+        return CT_OK;
+    }
+    /* A speculation that misses is work for nothing, and one that hits
+     * saves work only the serial Encode would do: it pays where Encode is
+     * behind and the workers would otherwise wait for it, not where they
+     * have frames of their own to work on. */
+    encoded = atomic_load_explicit(&g->encoded, memory_order_relaxed);
+    ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
+                             s->ath_adjust_factor, frame >= encoded + g->speculate_lag,
+                             &s->side, &s->work.loop);
     return CT_OK;
 }
 
@@ -224,7 +236,6 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_state *enc = g->enc;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     int n;
-    (void) frame;
     (void) worker;
 
     side_to_encode(g, &s->side, &enc->l3_side);
@@ -234,6 +245,7 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     if (n < 0)
         return CT_EINVAL;
     s->out_size = n;
+    atomic_store_explicit(&g->encoded, frame + 1, memory_order_relaxed);
     return CT_OK;
 }
 
@@ -311,6 +323,11 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
     if (mf_needed < 512 + 576 * cfg->mode_gr - 32)
         mf_needed = 512 + 576 * cfg->mode_gr - 32;
     g->window_len = mf_needed;
+    /* half the ring. On 2 cores (-b 128, the corpus): the frames take
+     * 14 % less time than with speculation on every frame and 22 % less
+     * than with none; a quarter and seven eighths of the ring measure the
+     * same as half. */
+    g->speculate_lag = g->ring / 2;
     g->with_short = 0;
     g->slots = calloc(g->ring, sizeof(*g->slots));
     g->enc = malloc(sizeof(*g->enc));
@@ -362,6 +379,7 @@ void ct_mp3_graph_start(ct_mp3_graph *g)
     g->dispatched = 0;
     memset(g->sb_carry, 0, sizeof(g->sb_carry));
     memcpy(g->enc, g->gfc, sizeof(*g->enc));
+    atomic_store(&g->encoded, 0);
     for (i = 0; i < g->n_scratch; i++)
         memcpy(g->scratch[i], g->gfc, sizeof(*g->scratch[i]));
 }

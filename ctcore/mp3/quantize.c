@@ -417,6 +417,9 @@ void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info
     const ct_mp3_config *const cfg = &gfc->cfg;
     int gr, ch;
 
+    for (gr = 0; gr < 2; gr++)
+        for (ch = 0; ch < 2; ch++)
+            work->spec_targ[gr][ch] = -1;
     for (gr = 0; gr < cfg->mode_gr; gr++) {
         if (mode_ext == MPG_MD_MS_LR)
             ms_convert(l3_side, gr);
@@ -624,11 +627,8 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
                            const float ms_ener_ratio[2], ct_mp3_loop_work *work)
 {
-    int gr, ch, mean_bits;
+    int ch, mean_bits;
 
-    for (gr = 0; gr < 2; gr++)
-        for (ch = 0; ch < 2; ch++)
-            work->spec_targ[gr][ch] = -1;
     for (ch = 0; ch < 2; ch++) {
         scratch->sv_qnt.OldValue[ch] = 180;
         scratch->sv_qnt.CurrentStep[ch] = 4;

@@ -105,7 +105,8 @@ typedef struct ct_mp3_loop_work {
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
 } ct_mp3_loop_work;
 
-/* Prepares l3_side's granules for the loop. Reads of gfc: cfg,
+/* Prepares l3_side's granules for the loop, with no speculation yet.
+ * Reads of gfc: cfg,
  * scalefac_band, ATH, sv_qnt.longfact/shortfact/sfb21_extra,
  * cd_psy.decay. */
 void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
