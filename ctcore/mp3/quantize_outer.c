@@ -510,6 +510,7 @@ int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     int age;
     ct_mp3_noise_data prev_noise;
     int best_part2_3_length = 9999999;
+    int counted_with;
 
     if (!cfg->noise_shaping)
         /* fast mode, no noise shaping, we are ready */
@@ -554,18 +555,26 @@ int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
             break;
 
         /* increase quantizer stepsize until needed bits are below maximum */
-        while ((cod_info_w.part2_3_length
-                = ct_mp3_count_bits(gfc, xrpow, &cod_info_w, &prev_noise)) > huff_bits
-               && cod_info_w.global_gain <= maxggain)
+        for (;;) {
+            counted_with = prev_noise.sfb_count1;
+            cod_info_w.part2_3_length = ct_mp3_count_bits(gfc, xrpow, &cod_info_w, &prev_noise);
+            if (cod_info_w.part2_3_length <= huff_bits || cod_info_w.global_gain > maxggain)
+                break;
             cod_info_w.global_gain++;
+        }
 
         if (cod_info_w.global_gain > maxggain)
             break;
 
         if (best_noise_info.over_count == 0) {
-            /* LAME counts the bits at this gain once more first: with the
-             * same gain, scalefactors and prev_noise that count is the one
-             * just made, so it is reused */
+            /* LAME counts the bits at this gain once more first. That
+             * count quantizes as the one just made (the same gain,
+             * scalefactors and prev_noise) unless the latter moved
+             * prev_noise.sfb_count1, which picks the bands quantized as
+             * 0/1 only: it is made only then. */
+            if (prev_noise.sfb_count1 != counted_with)
+                cod_info_w.part2_3_length = ct_mp3_count_bits(gfc, xrpow, &cod_info_w,
+                                                              &prev_noise);
             while (cod_info_w.part2_3_length > best_part2_3_length
                    && cod_info_w.global_gain <= maxggain) {
                 cod_info_w.global_gain++;
