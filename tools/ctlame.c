@@ -4,6 +4,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
+#include "lame_flags.h"
 #include "wav.h"
 
 /* Frames per channel handed to the encoder at a time. */
@@ -47,69 +49,6 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/*
- * The value of a flag that takes one, written either attached ("-V2") or as
- * the next argument ("-V 2"), as lame accepts them. NULL when missing.
- */
-static const char *flag_value(const char *arg, size_t flag_len, int argc,
-                              char **argv, int *i)
-{
-    if (arg[flag_len] != '\0')
-        return arg + flag_len;
-    return *i < argc ? argv[(*i)++] : NULL;
-}
-
-static int parse_int(const char *flag, const char *value, int *out)
-{
-    char *end;
-    long v = value ? strtol(value, &end, 10) : 0;
-    if (!value || end == value || *end != '\0' || v < -1000000 ||
-        v > 1000000) {
-        fprintf(stderr, "ctlame: %s needs an integer, not '%s'\n", flag,
-                value ? value : "");
-        return -1;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int parse_float(const char *flag, const char *value, float *out)
-{
-    char *end;
-    double v = value ? strtod(value, &end) : 0;
-    if (!value || end == value || *end != '\0') {
-        fprintf(stderr, "ctlame: %s needs a number, not '%s'\n", flag,
-                value ? value : "");
-        return -1;
-    }
-    *out = (float)v;
-    return 0;
-}
-
-/*
- * lame without -V, -b or --abr: CBR at the bitrate nearest to a compression
- * ratio of 11.025 (128 kbit/s for CD audio), lame_init_params' default. At
- * the MPEG-1 rates (32, 44.1 and 48 kHz, the ones ctcore takes) that gives
- * the same bytes as -b with that bitrate.
- */
-static int default_bitrate(int sample_rate, int channels_out)
-{
-    static const int mpeg1_bitrates[] = {
-        32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320,
-    };
-    /* Truncated, as LAME stores it in an int before FindNearestBitrate,
-     * which keeps the lower bitrate on a tie. */
-    int wanted = (int)(sample_rate * 16 * channels_out / (1.e3 * 11.025));
-    int nearest = mpeg1_bitrates[0];
-
-    for (size_t i = 1; i < sizeof(mpeg1_bitrates) / sizeof(*mpeg1_bitrates);
-         i++) {
-        if (abs(mpeg1_bitrates[i] - wanted) < abs(nearest - wanted))
-            nearest = mpeg1_bitrates[i];
-    }
-    return nearest;
-}
-
 /* Sends any packets the encoder has ready to the file. The first one (the
  * tag placeholder when the tag is on) has its size kept, to check the final
  * tag against. */
@@ -143,86 +82,40 @@ int main(int argc, char **argv)
     int num_positional = 0;
     int quiet = 0;
     int threads = 0;
-    const char *rate_flag = NULL;
-    ct_mp3_settings settings;
+    ct_lame_flags flags;
+    char err[256] = "";
 
-    ct_mp3_settings_default(&settings);
+    ct_lame_flags_init(&flags);
 
     for (int i = 1; i < argc;) {
+        int r = ct_lame_flags_parse(&flags, argc, argv, &i, err, sizeof(err));
+        if (r < 0) {
+            fprintf(stderr, "ctlame: %s\n", err);
+            return 1;
+        }
+        if (r > 0)
+            continue;
         const char *arg = argv[i++];
-        const char *this_rate_flag = NULL;
 
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             usage(stdout);
             return 0;
         } else if (strcmp(arg, "--quiet") == 0) {
             quiet = 1;
-        } else if (strcmp(arg, "--noreplaygain") == 0) {
-            settings.replaygain = 0;
-        } else if (strcmp(arg, "-t") == 0) {
-            settings.lametag = 0;
         } else if (strcmp(arg, "--sequential") == 0) {
             threads = 1;
         } else if (strcmp(arg, "--threads") == 0) {
-            if (parse_int("--threads", i < argc ? argv[i++] : NULL, &threads) < 0)
-                return 1;
-            if (threads < 0) {
-                fprintf(stderr, "ctlame: --threads needs 0 or more\n");
-                return 1;
-            }
-        } else if (strncmp(arg, "-V", 2) == 0) {
-            if (parse_float("-V", flag_value(arg, 2, argc, argv, &i),
-                            &settings.vbr_quality) < 0)
-                return 1;
-            /* lame_set_VBR_quality clamps to its range. */
-            if (settings.vbr_quality < 0.0f)
-                settings.vbr_quality = 0.0f;
-            if (settings.vbr_quality > 9.999f)
-                settings.vbr_quality = 9.999f;
-            settings.rate_control = CT_MP3_VBR;
-            this_rate_flag = "-V";
-        } else if (strncmp(arg, "-b", 2) == 0) {
-            if (parse_int("-b", flag_value(arg, 2, argc, argv, &i),
-                          &settings.bitrate) < 0)
-                return 1;
-            settings.rate_control = CT_MP3_CBR;
-            this_rate_flag = "-b";
-        } else if (strcmp(arg, "--abr") == 0) {
-            if (parse_int("--abr", i < argc ? argv[i++] : NULL,
-                          &settings.bitrate) < 0)
-                return 1;
-            /* lame's parser: 8000 and up are bit/s, and it clamps to
-             * 8..320 kbit/s. */
-            if (settings.bitrate >= 8000)
-                settings.bitrate = (settings.bitrate + 500) / 1000;
-            if (settings.bitrate > 320)
-                settings.bitrate = 320;
-            if (settings.bitrate < 8)
-                settings.bitrate = 8;
-            settings.rate_control = CT_MP3_ABR;
-            this_rate_flag = "--abr";
-        } else if (strncmp(arg, "-q", 2) == 0) {
-            if (parse_int("-q", flag_value(arg, 2, argc, argv, &i),
-                          &settings.quality) < 0)
-                return 1;
-            /* lame_set_quality clamps to 0..9. */
-            if (settings.quality < 0)
-                settings.quality = 0;
-            if (settings.quality > 9)
-                settings.quality = 9;
-        } else if (strncmp(arg, "-m", 2) == 0) {
-            const char *mode = flag_value(arg, 2, argc, argv, &i);
-            if (mode && strcmp(mode, "j") == 0) {
-                settings.mode = CT_MP3_MODE_JOINT_STEREO;
-            } else if (mode && strcmp(mode, "s") == 0) {
-                settings.mode = CT_MP3_MODE_STEREO;
-            } else if (mode && strcmp(mode, "m") == 0) {
-                settings.mode = CT_MP3_MODE_MONO;
-            } else {
-                fprintf(stderr, "ctlame: -m takes j, s or m, not '%s'\n",
-                        mode ? mode : "");
+            const char *value = i < argc ? argv[i++] : "";
+            char *end;
+            errno = 0;
+            long v = strtol(value, &end, 10);
+            if (errno || end == value || *end != '\0' || v < 0 ||
+                v > 1000000) {
+                fprintf(stderr, "ctlame: --threads needs 0 or more, not "
+                        "'%s'\n", value);
                 return 1;
             }
+            threads = (int)v;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             fprintf(stderr, "ctlame: unknown flag '%s'\n", arg);
             usage(stderr);
@@ -233,17 +126,6 @@ int main(int argc, char **argv)
             fprintf(stderr, "ctlame: unexpected argument '%s'\n", arg);
             return 1;
         }
-
-        /* lame combines them (-b with -V sets a minimum bitrate, -V after
-         * --abr only sets a quality), which ct_mp3_settings cannot say. */
-        if (this_rate_flag) {
-            if (rate_flag && strcmp(rate_flag, this_rate_flag) != 0) {
-                fprintf(stderr, "ctlame: use only one of -V, -b and --abr "
-                        "(got %s and %s)\n", rate_flag, this_rate_flag);
-                return 1;
-            }
-            rate_flag = this_rate_flag;
-        }
     }
     if (num_positional != 2) {
         usage(stderr);
@@ -251,20 +133,13 @@ int main(int argc, char **argv)
     }
     const char *in_path = positional[0], *out_path = positional[1];
 
-    char err[256] = "";
     ct_wav_reader wav;
     if (ct_wav_open(&wav, in_path, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctlame: %s\n", err);
         return 1;
     }
-    settings.sample_rate = wav.sample_rate;
-    settings.channels = wav.channels;
-    if (!rate_flag) {
-        settings.rate_control = CT_MP3_CBR;
-        settings.bitrate = default_bitrate(wav.sample_rate,
-                                           settings.mode == CT_MP3_MODE_MONO ?
-                                           1 : wav.channels);
-    }
+    ct_lame_flags_finish(&flags, wav.sample_rate, wav.channels);
+    const ct_mp3_settings settings = flags.settings;
 
     int status = 1;
     ct_mp3_encoder *encoder = NULL;

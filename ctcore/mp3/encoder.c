@@ -507,6 +507,11 @@ int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size
     return encoder_new(pool, settings, ring, ring > 0, encoder, errbuf, errbuf_size);
 }
 
+ct_mp3_graph *ct_mp3_encoder_graph(ct_mp3_encoder *encoder)
+{
+    return encoder->graph;
+}
+
 void ct_mp3_encoder_free(ct_mp3_encoder *encoder)
 {
     if (encoder == NULL)

@@ -72,6 +72,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "frame.h"
 #include "../runtime/pipeline.h"
@@ -110,7 +111,34 @@ struct ct_mp3_graph {
 
     /* Node Encode: its state. */
     ct_mp3_state *enc;
+
+    /* The trace (bench/mp3_stages), or NULL: a row per worker, as nodes
+     * of one worker index never run at once. */
+    struct trace_row {
+        double seconds[CT_MP3_NUM_NODES];
+        uint64_t speculated;
+    } *trace;
+    int n_workers;
 };
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
+}
+
+/* A node's start for the trace: 0 without one. */
+static double trace_start(const ct_mp3_graph *g)
+{
+    return g->trace != NULL ? seconds_now() : 0;
+}
+
+static void trace_add(ct_mp3_graph *g, int worker, ct_mp3_graph_node node, double start)
+{
+    if (g->trace != NULL)
+        g->trace[worker].seconds[node] += seconds_now() - start;
+}
 
 static ct_mp3_frame_slot *slot_at(ct_mp3_graph *g, size_t slot)
 {
@@ -129,15 +157,19 @@ int ct_mp3_graph_dispatch(ct_mp3_graph *g, const float *const mfbuf[2])
 {
     ct_mp3_frame_slot *s;
     int ch, rc;
+    double start;
 
     while (ct_pipeline_in_flight(g->pipeline) == g->ring) {
         rc = ct_mp3_graph_collect(g, true, NULL);
         if (rc != CT_OK)
             return rc;
     }
+    start = trace_start(g);
     s = slot_at(g, ct_pipeline_next_slot(g->pipeline));
     for (ch = 0; ch < g->cfg->channels_out; ch++)
         memcpy(s->window[ch], mfbuf[ch], sizeof(float) * (size_t) g->window_len);
+    /* the caller's thread is the pool's worker 0 for this pipeline */
+    trace_add(g, 0, CT_MP3_NODE_DISPATCH, start);
     rc = ct_pipeline_push(g->pipeline);
     if (rc != CT_OK)
         return rc;
@@ -153,11 +185,12 @@ static int node_prepare(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_graph *g = ctx;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     const float *inbuf[2];
+    double const start = trace_start(g);
     (void) frame;
-    (void) worker;
 
     slot_input(s, inbuf);
     ct_mp3_frame_prepare(g->gfc, inbuf, g->with_short, s->psy, s->sb);
+    trace_add(g, worker, CT_MP3_NODE_PREPARE, start);
     return CT_OK;
 }
 
@@ -169,7 +202,7 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_state *gfc = g->gfc;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     const float *inbuf[2];
-    (void) worker;
+    double const start = trace_start(g);
 
     slot_input(s, inbuf);
     if (frame == 0) /* lame_encode_frame_init */
@@ -187,6 +220,7 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
         ct_mp3_frame_vbr_prepare(gfc, &s->fr, s->mode_ext, &s->side, &s->work.vbr);
     else
         s->padding = ct_mp3_frame_loop_resolve(gfc, &s->fr, s->mode_ext);
+    trace_add(g, worker, CT_MP3_NODE_RESOLVE, start);
     return CT_OK;
 }
 
@@ -196,20 +230,24 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_mp3_graph *g = ctx;
     ct_mp3_frame_slot *s = slot_at(g, slot);
-    uint64_t encoded;
+    double const start = trace_start(g);
 
     if (g->vbr) {
         ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work.vbr);
-        return CT_OK;
+    } else {
+        /* A speculation that misses is work for nothing, and one that
+         * hits saves work only the serial Encode would do: it pays where
+         * Encode is behind and the workers would otherwise wait for it,
+         * not where they have frames of their own to work on. */
+        uint64_t const encoded = atomic_load_explicit(&g->encoded, memory_order_relaxed);
+        int const speculate = frame >= encoded + g->speculate_lag;
+
+        ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
+                                 s->ath_adjust_factor, speculate, &s->side, &s->work.loop);
+        if (speculate && g->trace != NULL)
+            g->trace[worker].speculated++;
     }
-    /* A speculation that misses is work for nothing, and one that hits
-     * saves work only the serial Encode would do: it pays where Encode is
-     * behind and the workers would otherwise wait for it, not where they
-     * have frames of their own to work on. */
-    encoded = atomic_load_explicit(&g->encoded, memory_order_relaxed);
-    ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
-                             s->ath_adjust_factor, frame >= encoded + g->speculate_lag,
-                             &s->side, &s->work.loop);
+    trace_add(g, worker, CT_MP3_NODE_SEARCH, start);
     return CT_OK;
 }
 
@@ -236,7 +274,7 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_state *enc = g->enc;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     int n;
-    (void) worker;
+    double const start = trace_start(g);
 
     side_to_encode(g, &s->side, &enc->l3_side);
     enc->ATH.adjust_factor = s->ath_adjust_factor;
@@ -246,6 +284,7 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
         return CT_EINVAL;
     s->out_size = n;
     atomic_store_explicit(&g->encoded, frame + 1, memory_order_relaxed);
+    trace_add(g, worker, CT_MP3_NODE_ENCODE, start);
     return CT_OK;
 }
 
@@ -331,8 +370,9 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
     g->with_short = 0;
     g->slots = calloc(g->ring, sizeof(*g->slots));
     g->enc = malloc(sizeof(*g->enc));
+    g->n_workers = ct_pool_threads(pool);
     if (!g->vbr) {
-        g->n_scratch = ct_pool_threads(pool);
+        g->n_scratch = g->n_workers;
         g->scratch = calloc((size_t) g->n_scratch, sizeof(*g->scratch));
         for (i = 0; g->scratch != NULL && i < g->n_scratch; i++) {
             g->scratch[i] = malloc(sizeof(*g->scratch[i]));
@@ -361,6 +401,7 @@ void ct_mp3_graph_free(ct_mp3_graph *g)
         for (i = 0; i < g->n_scratch; i++)
             free(g->scratch[i]);
     free(g->scratch);
+    free(g->trace);
     free(g->slots);
     free(g->enc);
     free(g);
@@ -402,4 +443,41 @@ size_t ct_mp3_graph_ring(const ct_mp3_graph *g)
 ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *g)
 {
     return g->enc;
+}
+
+/* ---- the trace ---------------------------------------------------------- */
+
+const char *ct_mp3_graph_node_name(ct_mp3_graph_node node)
+{
+    static const char *const names[CT_MP3_NUM_NODES] = {
+        "Dispatch", "Prepare", "Resolve", "Search", "Encode",
+    };
+    return node < CT_MP3_NUM_NODES ? names[node] : "?";
+}
+
+int ct_mp3_graph_trace(ct_mp3_graph *g, bool on)
+{
+    free(g->trace);
+    g->trace = NULL;
+    if (!on)
+        return CT_OK;
+    g->trace = calloc((size_t) g->n_workers, sizeof(*g->trace));
+    return g->trace != NULL ? CT_OK : CT_ENOMEM;
+}
+
+void ct_mp3_graph_trace_read(const ct_mp3_graph *g, double seconds[CT_MP3_NUM_NODES],
+                             uint64_t *speculated)
+{
+    int w, n;
+
+    for (n = 0; n < CT_MP3_NUM_NODES; n++)
+        seconds[n] = 0;
+    if (speculated != NULL)
+        *speculated = 0;
+    for (w = 0; g->trace != NULL && w < g->n_workers; w++) {
+        for (n = 0; n < CT_MP3_NUM_NODES; n++)
+            seconds[n] += g->trace[w].seconds[n];
+        if (speculated != NULL)
+            *speculated += g->trace[w].speculated;
+    }
 }

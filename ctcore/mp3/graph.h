@@ -106,6 +106,31 @@ size_t ct_mp3_graph_ring(const ct_mp3_graph *graph);
  * accounting. Only while no frame is in flight. */
 ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *graph);
 
+/* The ring's nodes, in the order a frame passes them (graph.c). */
+typedef enum ct_mp3_graph_node {
+    CT_MP3_NODE_DISPATCH, /* the caller's copy of the window into the slot */
+    CT_MP3_NODE_PREPARE,
+    CT_MP3_NODE_RESOLVE,
+    CT_MP3_NODE_SEARCH,
+    CT_MP3_NODE_ENCODE,
+    CT_MP3_NUM_NODES
+} ct_mp3_graph_node;
+
+const char *ct_mp3_graph_node_name(ct_mp3_graph_node node);
+
+/*
+ * A trace for bench/mp3_stages: with `on`, from now on each node adds its
+ * wall time (CLOCK_MONOTONIC) to the trace, which starts empty; off: none
+ * (the default). Only while no frame is in flight. Returns CT_OK or
+ * CT_ENOMEM (no trace then).
+ */
+int ct_mp3_graph_trace(ct_mp3_graph *graph, bool on);
+/* The trace so far (zeros without one), while no frame is in flight: each
+ * node's busy time, summed over its runs on all workers, and, CBR/ABR, the
+ * frames whose Search speculated (may be NULL). */
+void ct_mp3_graph_trace_read(const ct_mp3_graph *graph, double seconds[CT_MP3_NUM_NODES],
+                             uint64_t *speculated);
+
 /*
  * For tests (encoder.c): ct_mp3_encoder_new on a ring of `ring` slots, on
  * any pool, one worker included (ring > 0: the graph runs even where
@@ -114,5 +139,8 @@ ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *graph);
  */
 int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
                             ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size);
+/* For bench/mp3_stages (encoder.c): the encoder's ring, NULL when it runs
+ * the sequential chain. */
+ct_mp3_graph *ct_mp3_encoder_graph(ct_mp3_encoder *encoder);
 
 #endif

@@ -1,0 +1,220 @@
+/*
+ * Where the time of the MP3 frame ring goes: encodes one WAV file on the
+ * ring (ctcore/mp3/graph.c) with its trace on and prints each node's busy
+ * time (its runs' wall times summed over the workers; the median over the
+ * reps), its share of all nodes' and its time per frame, the wall time of
+ * the whole encode and, CBR/ABR, how many frames Search speculated on. The
+ * caller's thread runs the input side (encoder.c: transform, resampling,
+ * ReplayGain) besides Dispatch; that part is in the wall time only.
+ *
+ * usage: mp3_stages [--threads N] [--reps N] [--ring N] FILE.wav [lame flags]
+ *   --threads  the pool's workers (default 0: one per online CPU)
+ *   --reps     encodes of the file (default 3)
+ *   --ring     the ring's slots (default 0: the encoder's, 4 per worker,
+ *              16..128); on one worker the ring runs every frame's nodes at
+ *              its dispatch (the encoder would run the sequential chain)
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctcore/mp3.h"
+#include "ctcore/runtime.h"
+#include "lame_flags.h"
+#include "mp3/graph.h"
+#include "runtime/pipeline.h"
+#include "wav.h"
+
+/* Frames per channel sent at a time: the size of a typical stream buffer. */
+#define CHUNK_FRAMES 4096
+
+static int compare_doubles(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(double), compare_doubles);
+    return v[n / 2];
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Takes every packet the encoder has ready. Returns CT_OK or a CT_E* code. */
+static int receive_all(ct_mp3_encoder *encoder)
+{
+    ct_mp3_packet packet;
+    int r;
+
+    while ((r = ct_mp3_receive_packet(encoder, &packet)) == CT_OK)
+        ;
+    return r == CT_EAGAIN || r == CT_EOF ? CT_OK : r;
+}
+
+/* One encode of the whole input with the trace on: its wall time, the
+ * trace, the frames. Returns CT_OK or a CT_E* code. */
+static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
+                  const int16_t *pcm, uint64_t frames, double *wall,
+                  double seconds[CT_MP3_NUM_NODES], uint64_t *speculated,
+                  uint64_t *mp3_frames)
+{
+    char err[256] = "";
+    ct_mp3_encoder *encoder;
+    int r = ct_mp3_encoder_new_ring(pool, settings, ring, &encoder, err,
+                                    sizeof(err));
+    if (r != CT_OK) {
+        fprintf(stderr, "cannot set up the encoder: %s\n",
+                err[0] ? err : ct_strerror(r));
+        return r;
+    }
+    ct_mp3_graph *graph = ct_mp3_encoder_graph(encoder);
+    r = ct_mp3_graph_trace(graph, true);
+    const double start = seconds_now();
+    for (uint64_t done = 0; r == CT_OK && done < frames;) {
+        const uint64_t n = frames - done < CHUNK_FRAMES ? frames - done :
+                                                          CHUNK_FRAMES;
+        r = ct_mp3_send_samples(encoder, pcm + done * (uint64_t)settings->channels,
+                                (size_t)n);
+        if (r == CT_OK)
+            r = receive_all(encoder);
+        done += n;
+    }
+    if (r == CT_OK)
+        r = ct_mp3_drain(encoder);
+    if (r == CT_OK)
+        r = receive_all(encoder);
+    *wall = seconds_now() - start;
+    if (r == CT_OK) {
+        ct_mp3_graph_trace_read(graph, seconds, speculated);
+        *mp3_frames = ct_mp3_graph_frames(graph);
+    } else {
+        fprintf(stderr, "encoding failed: %s\n", ct_strerror(r));
+    }
+    ct_mp3_encoder_free(encoder);
+    return r;
+}
+
+int main(int argc, char **argv)
+{
+    int threads = 0, reps = 3, ring = 0, i = 1;
+    for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
+        if (strcmp(argv[i], "--threads") == 0)
+            threads = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--reps") == 0)
+            reps = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--ring") == 0)
+            ring = atoi(argv[i + 1]);
+        else
+            break;
+    }
+    if (i >= argc || reps < 1 || threads < 0 || ring < 0) {
+        fprintf(stderr, "usage: %s [--threads N] [--reps N] [--ring N] "
+                        "FILE.wav [lame flags]\n", argv[0]);
+        return 2;
+    }
+    const char *path = argv[i];
+    char err[256] = "";
+    ct_lame_flags flags;
+    ct_lame_flags_init(&flags);
+    for (int a = i + 1; a < argc;) {
+        const int r =
+            ct_lame_flags_parse(&flags, argc, argv, &a, err, sizeof(err));
+        if (r == 0)
+            snprintf(err, sizeof(err), "unknown flag '%s'", argv[a]);
+        if (r <= 0) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+    }
+
+    ct_wav_reader wav;
+    if (ct_wav_open(&wav, path, err, sizeof(err)) < 0) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    if (wav.frames == 0) {
+        fprintf(stderr, "%s: no samples\n", path);
+        return 1;
+    }
+    ct_lame_flags_finish(&flags, wav.sample_rate, wav.channels);
+    /* all of it in memory: the reads stay out of the times */
+    const uint64_t frames = wav.frames;
+    int16_t *pcm = malloc((size_t)frames * (size_t)wav.channels * sizeof(*pcm));
+    ct_pool *pool = ct_pool_new(threads);
+    double *runs = calloc((size_t)reps * CT_MP3_NUM_NODES, sizeof(double));
+    double *walls = calloc((size_t)reps, sizeof(double));
+    double *busy = calloc((size_t)reps, sizeof(double));
+    double *spec = calloc((size_t)reps, sizeof(double));
+    double *node = calloc((size_t)reps, sizeof(double));
+    if (pcm == NULL || pool == NULL || runs == NULL || walls == NULL ||
+        busy == NULL || spec == NULL || node == NULL) {
+        fprintf(stderr, "out of memory\n");
+        return 1;
+    }
+    for (uint64_t done = 0; done < frames;) {
+        const long n = ct_wav_read(&wav, pcm + done * (uint64_t)wav.channels,
+                                   (size_t)(frames - done), err, sizeof(err));
+        if (n <= 0) {
+            fprintf(stderr, "%s: %s\n", path,
+                    n < 0 ? err : "fewer samples than its header says");
+            return 1;
+        }
+        done += (uint64_t)n;
+    }
+    ct_wav_close(&wav);
+
+    /* the encoder's own ring, but on one worker too */
+    const size_t slots = ring > 0 ? (size_t)ring : ct_pipeline_ring_size(pool);
+    uint64_t mp3_frames = 0;
+    for (int r = 0; r < reps; ++r) {
+        double *seconds = runs + (size_t)r * CT_MP3_NUM_NODES;
+        uint64_t speculated = 0;
+        if (encode(pool, &flags.settings, slots, pcm, frames, &walls[r],
+                   seconds, &speculated, &mp3_frames) != CT_OK)
+            return 1;
+        for (int n = 0; n < CT_MP3_NUM_NODES; ++n)
+            busy[r] += seconds[n];
+        spec[r] = mp3_frames > 0 ? (double)speculated / (double)mp3_frames : 0;
+    }
+
+    printf("%s", path);
+    for (int a = i + 1; a < argc; ++a)
+        printf(" %s", argv[a]);
+    printf(": %llu frames, %d workers, ring %zu, median of %d runs\n",
+           (unsigned long long)mp3_frames, ct_pool_threads(pool), slots, reps);
+    const double total = median(busy, reps);
+    printf("  %-10s %9s %7s %9s\n", "node", "busy ms", "share", "us/frame");
+    for (int n = 0; n < CT_MP3_NUM_NODES; ++n) {
+        for (int r = 0; r < reps; ++r)
+            node[r] = runs[(size_t)r * CT_MP3_NUM_NODES + (size_t)n];
+        const double t = median(node, reps);
+        printf("  %-10s %9.1f %6.1f%% %9.1f\n",
+               ct_mp3_graph_node_name((ct_mp3_graph_node)n), 1e3 * t,
+               100.0 * t / total, 1e6 * t / (double)mp3_frames);
+    }
+    const double wall = median(walls, reps);
+    printf("  %-10s %9.1f\n", "all nodes", 1e3 * total);
+    printf("  %-10s %9.1f          (nodes busy / wall: %.2f workers)\n",
+           "wall", 1e3 * wall, total / wall);
+    if (flags.settings.rate_control != CT_MP3_VBR)
+        printf("  speculated: %.1f %% of the frames\n", 100.0 * median(spec, reps));
+
+    free(node);
+    free(spec);
+    free(busy);
+    free(walls);
+    free(runs);
+    free(pcm);
+    ct_pool_unref(pool);
+    return 0;
+}
