@@ -485,15 +485,36 @@ static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_x
                             loop_run run)
 {
     ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
+    ct_mp3_qnt_state *const qnt = &gfc->sv_qnt;
 
-    ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
-    if (run == LOOP_COMMIT && work->spec_targ[gr][ch] == targ_bits
-        && start_equal(cod_info, &work->spec_start[gr][ch])) {
-        *cod_info = work->spec[gr][ch];
-        return 1;
+    if (run == LOOP_COMMIT && work->spec_targ[gr][ch] == targ_bits) {
+        /* the step size search would start, and so run, as the
+         * speculation's: its end is known (sv_qnt.pseudohalf, which the
+         * start also sets, is the scratch of one granule's search) */
+        if (qnt->OldValue[ch] == work->spec_search[gr][ch][0]
+            && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]) {
+            *cod_info = work->spec[gr][ch];
+            qnt->OldValue[ch] = work->spec_search[gr][ch][2];
+            qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
+            return 1;
+        }
+        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
+        if (start_equal(cod_info, &work->spec_start[gr][ch])) {
+            *cod_info = work->spec[gr][ch];
+            return 1;
+        }
+    } else {
+        if (run == LOOP_SPECULATE) {
+            work->spec_search[gr][ch][0] = qnt->OldValue[ch];
+            work->spec_search[gr][ch][1] = qnt->CurrentStep[ch];
+        }
+        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
     }
-    if (run == LOOP_SPECULATE)
+    if (run == LOOP_SPECULATE) {
+        work->spec_search[gr][ch][2] = qnt->OldValue[ch];
+        work->spec_search[gr][ch][3] = qnt->CurrentStep[ch];
         work->spec_start[gr][ch] = *cod_info;
+    }
     (void) ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits);
     if (run != LOOP_SPECULATE)
         return 0;

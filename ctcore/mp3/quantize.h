@@ -101,6 +101,8 @@ typedef struct ct_mp3_loop_work {
     int active[2][2];             /* granule has energy to quantize */
     int ath_over[2][2];           /* bands above the ATH (calc_xmin) */
     int spec_targ[2][2];          /* speculation: target bits, -1: none */
+    int spec_search[2][2][4];     /* its step size search: OldValue and
+                                     CurrentStep before, and after */
     ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
 } ct_mp3_loop_work;
