@@ -386,7 +386,8 @@ int ct_mp3_frame_loop_resolve(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext)
 
 void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_ext,
                               int padding, float ath_adjust_factor, int speculate,
-                              ct_mp3_side_info *l3_side, ct_mp3_loop_work *work)
+                              int search[2][2], ct_mp3_side_info *l3_side,
+                              ct_mp3_loop_work *work)
 {
     scratch->ATH.adjust_factor = ath_adjust_factor;
     ct_mp3_loop_prepare(scratch, mode_ext, l3_side, frame_masking(fr, mode_ext), work);
@@ -396,7 +397,7 @@ void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_
     scratch->ov_enc.mode_ext = mode_ext;
     scratch->ov_enc.padding = padding;
     ct_mp3_loop_speculate(scratch, (const float (*)[2]) frame_pe(fr, mode_ext),
-                          fr->ms_ener_ratio, work);
+                          fr->ms_ener_ratio, search, work);
 }
 
 /* Stage 4: the quantization loop of the rate control, on gfc->l3_side with

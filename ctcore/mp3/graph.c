@@ -108,6 +108,10 @@ struct ct_mp3_graph {
      * of Encode (the frames it has finished, counted by Encode). */
     uint64_t speculate_lag;
     atomic_uint_fast64_t encoded;
+    /* Where the latest speculation left the step size search: the frame
+     * it is the start for, plus 1 (0: none), in the upper 32 bits, then
+     * OldValue and CurrentStep of channel 0 and 1, a byte each. */
+    atomic_uint_fast64_t search_end;
 
     /* Node Encode: its state. */
     ct_mp3_state *enc;
@@ -226,6 +230,36 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
 
 /* ---- Search ×N ---------------------------------------------------------- */
 
+/* The step size search's start for the frame's speculation: where the
+ * previous frame's speculation left it, if that one has run (the commit
+ * starts there where that speculation was right), else where the stream
+ * starts (iteration_init). */
+static void search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
+{
+    uint64_t const end = atomic_load_explicit(&g->search_end, memory_order_relaxed);
+    int ch;
+
+    for (ch = 0; ch < 2; ch++) {
+        if (end >> 32 == ((frame + 1) & 0xffffffffu)) {
+            search[ch][0] = (int) (end >> (16 * ch)) & 0xff;
+            search[ch][1] = (int) (end >> (16 * ch + 8)) & 0xff;
+        } else {
+            search[ch][0] = 180;
+            search[ch][1] = 4;
+        }
+    }
+}
+
+static void search_publish(ct_mp3_graph *g, uint64_t frame, int search[2][2])
+{
+    uint64_t end = ((frame + 2) & 0xffffffffu) << 32;
+    int ch;
+
+    for (ch = 0; ch < 2; ch++)
+        end |= (uint64_t) (search[ch][0] | search[ch][1] << 8) << (16 * ch);
+    atomic_store_explicit(&g->search_end, end, memory_order_relaxed);
+}
+
 static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_mp3_graph *g = ctx;
@@ -241,11 +275,17 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
          * not where they have frames of their own to work on. */
         uint64_t const encoded = atomic_load_explicit(&g->encoded, memory_order_relaxed);
         int const speculate = frame >= encoded + g->speculate_lag;
+        int search[2][2];
 
+        search_guess(g, frame, search);
         ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
-                                 s->ath_adjust_factor, speculate, &s->side, &s->work.loop);
-        if (speculate && g->trace != NULL)
-            g->trace[worker].speculated++;
+                                 s->ath_adjust_factor, speculate, search, &s->side,
+                                 &s->work.loop);
+        if (speculate) {
+            search_publish(g, frame, search);
+            if (g->trace != NULL)
+                g->trace[worker].speculated++;
+        }
     }
     trace_add(g, worker, CT_MP3_NODE_SEARCH, start);
     return CT_OK;
@@ -421,6 +461,7 @@ void ct_mp3_graph_start(ct_mp3_graph *g)
     memset(g->sb_carry, 0, sizeof(g->sb_carry));
     memcpy(g->enc, g->gfc, sizeof(*g->enc));
     atomic_store(&g->encoded, 0);
+    atomic_store(&g->search_end, 0);
     for (i = 0; i < g->n_scratch; i++)
         memcpy(g->scratch[i], g->gfc, sizeof(*g->scratch[i]));
 }

@@ -643,16 +643,18 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
  * of a granule whose pe asks for no more than the mean do not depend on
  * its exact size (ResvMaxBits gives 0.9 * mean_bits and 0.6 * ResvMax to
  * share); ABR's empty, whose largest frame holds the targets of all but
- * the loudest frames. The binary search starts as at the stream's start:
- * its result rarely depends on where it starts. */
+ * the loudest frames. The binary search starts where the caller says: its
+ * result rarely depends on where it starts, but where it starts as in the
+ * commit, the commit need not run it. */
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
-                           const float ms_ener_ratio[2], ct_mp3_loop_work *work)
+                           const float ms_ener_ratio[2], int search[2][2],
+                           ct_mp3_loop_work *work)
 {
     int ch, mean_bits;
 
     for (ch = 0; ch < 2; ch++) {
-        scratch->sv_qnt.OldValue[ch] = 180;
-        scratch->sv_qnt.CurrentStep[ch] = 4;
+        scratch->sv_qnt.OldValue[ch] = search[ch][0];
+        scratch->sv_qnt.CurrentStep[ch] = search[ch][1];
     }
     if (scratch->cfg.vbr == CT_MP3_VBR_ABR) {
         scratch->sv_enc.ResvSize = 0;
@@ -661,6 +663,10 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
         (void) ct_mp3_resv_frame_begin(scratch, &mean_bits);
         scratch->sv_enc.ResvSize = scratch->sv_enc.ResvMax / 32 * 24;
         cbr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
+    }
+    for (ch = 0; ch < 2; ch++) {
+        search[ch][0] = scratch->sv_qnt.OldValue[ch];
+        search[ch][1] = scratch->sv_qnt.CurrentStep[ch];
     }
 }
 

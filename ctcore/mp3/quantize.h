@@ -85,7 +85,8 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
  *     the frame's alone.
  *   ct_mp3_loop_speculate: the whole loop run ahead on a scratch state
  *     with a guessed reservoir (CBR: three quarters full, ABR: empty) and
- *     a guessed step size search start; keeps each granule's target bits,
+ *     a guessed step size search start (the frame ring: where the previous
+ *     frame's speculation ended); keeps each granule's target bits,
  *     the granule as the binary search left it, and its quantization.
  *   ct_mp3_loop_commit: the loop proper, with the real reservoir and
  *     search starts. A granule whose target bits are the speculation's and
@@ -115,9 +116,12 @@ void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info
                          const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work);
 /* The speculative run on scratch, a copy of the encoder's state whose
  * l3_side holds the prepared granules and whose ov_enc (mode_ext,
- * padding) and ATH.adjust_factor are the frame's. pe is the smoothed pe. */
+ * padding) and ATH.adjust_factor are the frame's. pe is the smoothed pe.
+ * search[ch]: the step size search's start to guess (sv_qnt.OldValue[ch],
+ * sv_qnt.CurrentStep[ch]), then where the speculation leaves it. */
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
-                           const float ms_ener_ratio[2], ct_mp3_loop_work *work);
+                           const float ms_ener_ratio[2], int search[2][2],
+                           ct_mp3_loop_work *work);
 /* The loop proper on gfc->l3_side's prepared granules. */
 void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
                         ct_mp3_loop_work *work);
