@@ -373,6 +373,26 @@ int ct_mp3_graph_finish(ct_mp3_graph *g)
     return CT_OK;
 }
 
+/* A worker's scratch state for the speculation: what the CBR/ABR loops
+ * read of the encoder's (quantize*.c, takehiro.c, reservoir.c). The rest
+ * (the bit stream, the input buffers, the model's and ReplayGain's state:
+ * over 300 of its 550 KB) is never touched and stays unmapped zeros. */
+static void scratch_start(ct_mp3_state *scratch, const ct_mp3_state *gfc)
+{
+    scratch->flags = gfc->flags;
+    scratch->cfg = gfc->cfg;
+    scratch->l3_side = gfc->l3_side;
+    scratch->scalefac_band = gfc->scalefac_band;
+    scratch->ov_enc = gfc->ov_enc;
+    scratch->sv_enc.ResvSize = gfc->sv_enc.ResvSize;
+    scratch->sv_enc.ResvMax = gfc->sv_enc.ResvMax;
+    scratch->sv_qnt = gfc->sv_qnt;
+    scratch->ATH = gfc->ATH;
+    scratch->cd_psy = gfc->cd_psy;
+    scratch->qtab = gfc->qtab;
+    scratch->dsp = gfc->dsp;
+}
+
 /* ---- the graph ---------------------------------------------------------- */
 
 ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
@@ -415,7 +435,7 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
         g->n_scratch = g->n_workers;
         g->scratch = calloc((size_t) g->n_scratch, sizeof(*g->scratch));
         for (i = 0; g->scratch != NULL && i < g->n_scratch; i++) {
-            g->scratch[i] = malloc(sizeof(*g->scratch[i]));
+            g->scratch[i] = calloc(1, sizeof(*g->scratch[i]));
             if (g->scratch[i] == NULL)
                 break;
         }
@@ -463,7 +483,7 @@ void ct_mp3_graph_start(ct_mp3_graph *g)
     atomic_store(&g->encoded, 0);
     atomic_store(&g->search_end, 0);
     for (i = 0; i < g->n_scratch; i++)
-        memcpy(g->scratch[i], g->gfc, sizeof(*g->scratch[i]));
+        scratch_start(g->scratch[i], g->gfc);
 }
 
 uint64_t ct_mp3_graph_frames(const ct_mp3_graph *g)
