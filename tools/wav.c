@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "tool_error.h"
+
 #define WAVE_FORMAT_PCM 0x0001
 #define WAVE_FORMAT_EXTENSIBLE 0xfffe
 
@@ -17,7 +19,7 @@ static int fail(ct_wav_reader *wav, char *errbuf, size_t errbuf_size,
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(errbuf, errbuf_size, fmt, ap);
+    ct_tool_verror(errbuf, errbuf_size, fmt, ap);
     va_end(ap);
     ct_wav_close(wav);
     return -1;
