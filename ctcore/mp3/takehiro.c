@@ -270,6 +270,28 @@ static int count_bit_noESC_from2(const int *ix, const int *end, unsigned int max
     return t1;
 }
 
+/* Of the tables t1, t1 + 1, t1 + 2 with the bits sum1, sum2, sum3 (packed
+ * at bits 0, 16, 32 of sum), the first with the fewest; its bits are added
+ * to *s. */
+static int choose_of_three(int t1, uint64_t sum, unsigned int *s)
+{
+    unsigned int sum1 = (unsigned int) (sum & 0xffffu);
+    unsigned int const sum2 = (unsigned int) ((sum >> 16) & 0xffffu);
+    unsigned int const sum3 = (unsigned int) (sum >> 32);
+    int t = t1;
+
+    if (sum1 > sum2) {
+        sum1 = sum2;
+        t++;
+    }
+    if (sum1 > sum3) {
+        sum1 = sum3;
+        t = t1 + 2;
+    }
+    *s += sum1;
+    return t;
+}
+
 /* The three tables t1, t1 + 1, t1 + 2 at once: one lookup in the packed
  * lengths (qtab->hlen3, fields at bits 0, 16, 32) per pair; the sums are
  * LAME's sum1, sum2, sum3. */
@@ -280,8 +302,6 @@ static int count_bit_noESC_from3(const uint64_t (*hlen3)[16 * 16], const int *ix
     const unsigned int xlen = ct_mp3_ht[t1].xlen;
     const uint64_t *const hlen = hlen3[(t1 - 7) / 3];
     uint64_t sum = 0;
-    unsigned int sum1, sum2, sum3;
-    int t;
 
     do {
         unsigned int x0 = *ix++;
@@ -289,21 +309,7 @@ static int count_bit_noESC_from3(const uint64_t (*hlen3)[16 * 16], const int *ix
         sum += hlen[x0 * xlen + x1];
     } while (ix < end);
 
-    sum1 = (unsigned int) (sum & 0xffffu);
-    sum2 = (unsigned int) ((sum >> 16) & 0xffffu);
-    sum3 = (unsigned int) (sum >> 32);
-    t = t1;
-    if (sum1 > sum2) {
-        sum1 = sum2;
-        t++;
-    }
-    if (sum1 > sum3) {
-        sum1 = sum3;
-        t = t1 + 2;
-    }
-    *s += sum1;
-
-    return t;
+    return choose_of_three(t1, sum, s);
 }
 
 /* choose_table_nonMMX: the Huffman table that codes ix[0..end) in the
@@ -740,23 +746,8 @@ static int huff_range_choose(const huff_range *r, int *const _s)
     }
     case HG_T7:
     case HG_T10:
-    case HG_T13: { /* count_bit_noESC_from3 */
-        int const t1 = huf_tbl_noESC[max - 1];
-        unsigned int sum1 = (unsigned int) (sum & 0xffffu);
-        unsigned int const sum2 = (unsigned int) ((sum >> 16) & 0xffffu);
-        unsigned int const sum3 = (unsigned int) (sum >> 32);
-        int t = t1;
-        if (sum1 > sum2) {
-            sum1 = sum2;
-            t++;
-        }
-        if (sum1 > sum3) {
-            sum1 = sum3;
-            t = t1 + 2;
-        }
-        *s += sum1;
-        return t;
-    }
+    case HG_T13: /* count_bit_noESC_from3 */
+        return choose_of_three(huf_tbl_noESC[max - 1], sum, s);
     default:
         break;
     }
