@@ -605,13 +605,12 @@ static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
         for (ch = 0; ch < cfg->channels_out; ch++) {
             float *xrpow;
             const float *l3_xmin;
+            int divided = 0;
 
             /* init_outer_loop sets up cod_info, scalefac and xrpow; if xr
              * contains energy we will have to encode: calculate the
              * masking abilities, find some good quantization in
              * outer_loop */
-            int divided = 0;
-
             if (granule_inputs(gfc, gr, ch, run == LOOP_PLAIN ? &ratio[gr][ch] : NULL, work,
                                run, xrpow_buf, l3_xmin_buf, &xrpow, &l3_xmin)
                 >= 0)
