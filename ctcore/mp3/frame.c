@@ -402,7 +402,9 @@ void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_
 
 /* Stage 4: the quantization loop of the rate control, on gfc->l3_side with
  * mode_ext in gfc->ov_enc. VBR: the whole loop, or, with the frame's
- * prepared and searched work, only its reservoir step. */
+ * prepared and searched work, only its reservoir step. CBR/ABR: the whole
+ * loop, or, with the frame's prepared and speculated loop work (its pe
+ * smoothed already), the commit. */
 static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
                      ct_mp3_loop_work *loop)
 {
