@@ -5,8 +5,9 @@
  * record) from Dispatch to the consumer and passes the nodes in order; a
  * serial node takes the frames one at a time in frame order and is the
  * only one that carries state from frame to frame, a parallel node (×N)
- * takes any frames at once and carries nothing. The edges are the slot's
- * fields.
+ * takes any frames at once and carries nothing that reaches the bytes
+ * (CBR/ABR's speculation takes a hint from the previous frame's, a guess
+ * Encode checks). The edges are the slot's fields.
  *
  *   PCM
  *    │    encoder.c, caller's thread: chunks of one frame's length,
