@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
@@ -27,6 +26,7 @@
 #include "mp3/graph.h"
 #include "runtime/pipeline.h"
 #include "wav.h"
+#include "common/clock.h"
 
 /* Frames per channel sent at a time: the size of a typical stream buffer. */
 #define CHUNK_FRAMES 4096
@@ -41,13 +41,6 @@ static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof(double), compare_doubles);
     return v[n / 2];
-}
-
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Takes every packet the encoder has ready. Returns CT_OK or a CT_E* code. */
@@ -79,7 +72,7 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
     }
     ct_mp3_graph *graph = ct_mp3_encoder_graph(encoder);
     r = ct_mp3_graph_trace(graph, true);
-    const double start = seconds_now();
+    const double start = ct_clock_seconds();
     for (uint64_t done = 0; r == CT_OK && done < frames;) {
         const uint64_t n = frames - done < CHUNK_FRAMES ? frames - done :
                                                           CHUNK_FRAMES;
@@ -93,7 +86,7 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
         r = ct_mp3_drain(encoder);
     if (r == CT_OK)
         r = receive_all(encoder);
-    *wall = seconds_now() - start;
+    *wall = ct_clock_seconds() - start;
     if (r == CT_OK) {
         ct_mp3_graph_trace_read(graph, seconds, speculated);
         *mp3_frames = ct_mp3_graph_frames(graph);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_error.h"
+#include "common/errbuf.h"
 
 void ct_cjpegli_flags_init(ct_cjpegli_flags *flags)
 {
@@ -42,7 +42,7 @@ static int match(int argc, char **argv, int *i, char short_name,
                                arg + 3 + long_len : NULL;
     if (!value) {
         if (inline_value)
-            return ct_tool_error(errbuf, errbuf_size, "--%s takes no value", long_name);
+            return ct_errbuf_set(errbuf, errbuf_size, -1, "--%s takes no value", long_name);
         return 1;
     }
     if (inline_value) {
@@ -50,7 +50,7 @@ static int match(int argc, char **argv, int *i, char short_name,
     } else if (*i + 1 < argc) {
         *value = argv[++*i];
     } else {
-        return ct_tool_error(errbuf, errbuf_size, "%s needs a value", arg);
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "%s needs a value", arg);
     }
     return 1;
 }
@@ -62,7 +62,7 @@ static int parse_int(const char *name, const char *text, int min, int max,
     errno = 0;
     long value = strtol(text, &end, 10);
     if (errno || end == text || *end || value < min || value > max)
-        return ct_tool_error(errbuf, errbuf_size,
+        return ct_errbuf_set(errbuf, errbuf_size, -1,
                     "invalid --%s '%s' (an integer %d..%d)", name, text, min, max);
     *out = (int)value;
     return 0;
@@ -75,7 +75,7 @@ static int parse_float(const char *name, const char *text, float min,
     errno = 0;
     float value = strtof(text, &end);
     if (errno || end == text || *end || !(value >= min && value <= max))
-        return ct_tool_error(errbuf, errbuf_size, "invalid --%s '%s' (a number %g..%g)",
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "invalid --%s '%s' (a number %g..%g)",
                     name, text, min, max);
     *out = value;
     return 0;
@@ -118,7 +118,7 @@ int ct_cjpegli_flags_parse(ct_cjpegli_flags *flags, int argc, char **argv,
         else if (strcmp(value, "420") == 0)
             s->chroma_subsampling = CT_JPEG_SUBSAMPLING_420;
         else
-            return ct_tool_error(errbuf, errbuf_size,
+            return ct_errbuf_set(errbuf, errbuf_size, -1,
                         "invalid --chroma_subsampling '%s' (444, 440, 422 or 420)",
                         value);
     } else if (MATCH(0, "xyb", NULL)) {
@@ -147,7 +147,7 @@ int ct_cjpegli_flags_parse(ct_cjpegli_flags *flags, int argc, char **argv,
         else if (strcmp(value, "avx2") == 0)
             s->simd = CT_SIMD_AVX2;
         else
-            return ct_tool_error(errbuf, errbuf_size,
+            return ct_errbuf_set(errbuf, errbuf_size, -1,
                         "invalid --simd '%s' (auto, sse2 or avx2)", value);
     } else {
         return 0;
@@ -161,10 +161,10 @@ int ct_cjpegli_flags_finish(const ct_cjpegli_flags *flags,
                             char *errbuf, size_t errbuf_size)
 {
     if (flags->quality_set && flags->distance_set)
-        return ct_tool_error(errbuf, errbuf_size,
+        return ct_errbuf_set(errbuf, errbuf_size, -1,
                     "only one of --distance and --quality can be set");
     if (flags->settings.fixed_code && flags->settings.progressive_level > 0)
-        return ct_tool_error(errbuf, errbuf_size,
+        return ct_errbuf_set(errbuf, errbuf_size, -1,
                     "--fixed_code must be used together with -p 0");
     return 0;
 }
@@ -175,7 +175,7 @@ int ct_cjpegli_flags_from_string(const char *string, ct_jpeg_settings *settings,
     enum { MAX_WORDS = 32 };
     char copy[512];
     if (strlen(string) >= sizeof(copy))
-        return ct_tool_error(errbuf, errbuf_size, "flag string too long: %s", string);
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "flag string too long: %s", string);
     strcpy(copy, string);
 
     char *words[MAX_WORDS];
@@ -184,7 +184,7 @@ int ct_cjpegli_flags_from_string(const char *string, ct_jpeg_settings *settings,
     for (char *word = strtok_r(copy, " \t", &save); word;
          word = strtok_r(NULL, " \t", &save)) {
         if (count == MAX_WORDS)
-            return ct_tool_error(errbuf, errbuf_size, "too many flags: %s", string);
+            return ct_errbuf_set(errbuf, errbuf_size, -1, "too many flags: %s", string);
         words[count++] = word;
     }
 
@@ -196,7 +196,7 @@ int ct_cjpegli_flags_from_string(const char *string, ct_jpeg_settings *settings,
         if (r < 0)
             return -1;
         if (r == 0)
-            return ct_tool_error(errbuf, errbuf_size, "unknown flag '%s'", words[i]);
+            return ct_errbuf_set(errbuf, errbuf_size, -1, "unknown flag '%s'", words[i]);
     }
     if (ct_cjpegli_flags_finish(&flags, errbuf, errbuf_size) < 0)
         return -1;

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 #include "pnm.h"
+#include "common/clock.h"
 
 /* The most workers --threads accepts, as ctjpegenc's threads property. */
 #define MAX_THREADS 1024
@@ -44,13 +44,6 @@ static void usage(FILE *f)
         "                            the timing\n"
         "  --quiet                   print nothing but errors\n",
         f);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int compare_doubles(const void *a, const void *b)
@@ -189,10 +182,10 @@ int main(int argc, char **argv)
     for (unsigned long rep = 0; rep < num_reps; rep++) {
         ct_jpeg_output_free(&out);
         err[0] = '\0';
-        double t0 = now_seconds();
+        double t0 = ct_clock_seconds();
         int r = ct_jpeg_encode(pool, &flags.settings, &image, &out, err,
                                sizeof(err));
-        times[rep] = now_seconds() - t0;
+        times[rep] = ct_clock_seconds() - t0;
         if (r < 0) {
             fprintf(stderr, "ctjpeg: encoding failed: %s\n",
                     err[0] ? err : ct_strerror(r));

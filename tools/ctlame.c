@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "lame_flags.h"
 #include "wav.h"
+#include "common/clock.h"
 
 /* Frames per channel handed to the encoder at a time. */
 #define CHUNK_FRAMES 65536
@@ -40,13 +40,6 @@ static void usage(FILE *f)
         "                 (the same as --threads 1)\n"
         "  --quiet        print nothing but errors\n",
         f);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* Sends any packets the encoder has ready to the file. The first one (the
@@ -152,7 +145,7 @@ int main(int argc, char **argv)
         goto done;
     }
 
-    double t0 = now_seconds();
+    double t0 = ct_clock_seconds();
     if (threads != 1) {
         pool = ct_pool_new(threads);
         if (!pool) {
@@ -231,7 +224,7 @@ int main(int argc, char **argv)
         goto done;
     }
     out = NULL;
-    double seconds = now_seconds() - t0;
+    double seconds = ct_clock_seconds() - t0;
 
     if (!quiet) {
         double duration = (double)wav.frames / wav.sample_rate;

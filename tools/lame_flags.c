@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_error.h"
+#include "common/errbuf.h"
 
 void ct_lame_flags_init(ct_lame_flags *flags)
 {
@@ -37,7 +37,7 @@ static int parse_int(const char *flag, const char *value, int *out,
     long v = value ? strtol(value, &end, 10) : 0;
     if (!value || end == value || *end != '\0' || v < -1000000 ||
         v > 1000000)
-        return ct_tool_error(errbuf, errbuf_size, "%s needs an integer, not '%s'",
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "%s needs an integer, not '%s'",
                     flag, value ? value : "");
     *out = (int)v;
     return 0;
@@ -49,7 +49,7 @@ static int parse_float(const char *flag, const char *value, float *out,
     char *end;
     double v = value ? strtod(value, &end) : 0;
     if (!value || end == value || *end != '\0')
-        return ct_tool_error(errbuf, errbuf_size, "%s needs a number, not '%s'", flag,
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "%s needs a number, not '%s'", flag,
                     value ? value : "");
     *out = (float)v;
     return 0;
@@ -122,7 +122,7 @@ int ct_lame_flags_parse(ct_lame_flags *flags, int argc, char **argv, int *i,
         else if (mode && strcmp(mode, "m") == 0)
             settings->mode = CT_MP3_MODE_MONO;
         else
-            return ct_tool_error(errbuf, errbuf_size, "-m takes j, s or m, not '%s'",
+            return ct_errbuf_set(errbuf, errbuf_size, -1, "-m takes j, s or m, not '%s'",
                         mode ? mode : "");
     } else {
         return 0;
@@ -132,7 +132,7 @@ int ct_lame_flags_parse(ct_lame_flags *flags, int argc, char **argv, int *i,
      * --abr only sets a quality), which ct_mp3_settings cannot say. */
     if (rate_flag) {
         if (flags->rate_flag && strcmp(flags->rate_flag, rate_flag) != 0)
-            return ct_tool_error(errbuf, errbuf_size, "use only one of -V, -b and "
+            return ct_errbuf_set(errbuf, errbuf_size, -1, "use only one of -V, -b and "
                         "--abr (got %s and %s)", flags->rate_flag, rate_flag);
         flags->rate_flag = rate_flag;
     }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_error.h"
+#include "common/errbuf.h"
 
 /* Skips whitespace and comments; returns the next character (or EOF). */
 static int next_token_char(FILE *f)
@@ -65,13 +65,13 @@ int ct_pnm_read(const char *path, ct_pnm_image *image,
     memset(image, 0, sizeof(*image));
     FILE *f = fopen(path, "rb");
     if (!f)
-        return ct_tool_error(errbuf, errbuf_size, "%s: %s", path, strerror(errno));
+        return ct_errbuf_set(errbuf, errbuf_size, -1, "%s: %s", path, strerror(errno));
 
     int ret = -1;
     char magic[2];
     if (fread(magic, 1, 2, f) != 2 || magic[0] != 'P' ||
         (magic[1] != '5' && magic[1] != '6')) {
-        ct_tool_error(errbuf, errbuf_size,
+        ct_errbuf_set(errbuf, errbuf_size, -1,
              "%s: not a binary PGM (P5) or PPM (P6) file", path);
         goto out;
     }
@@ -80,18 +80,18 @@ int ct_pnm_read(const char *path, ct_pnm_image *image,
     long height = width < 0 ? -1 : read_header_number(f);
     long maxval = height < 0 ? -1 : read_header_number(f);
     if (maxval < 0) {
-        ct_tool_error(errbuf, errbuf_size, "%s: malformed P%c header", path, magic[1]);
+        ct_errbuf_set(errbuf, errbuf_size, -1, "%s: malformed P%c header", path, magic[1]);
         goto out;
     }
     if (maxval != 255) {
-        ct_tool_error(errbuf, errbuf_size,
+        ct_errbuf_set(errbuf, errbuf_size, -1,
              "%s: maxval %ld is not supported (only 8-bit, maxval 255)",
              path, maxval);
         goto out;
     }
     if (width < 1 || height < 1 || width > CT_JPEG_MAX_DIMENSION ||
         height > CT_JPEG_MAX_DIMENSION) {
-        ct_tool_error(errbuf, errbuf_size, "%s: size %ldx%ld is outside 1x1..%dx%d",
+        ct_errbuf_set(errbuf, errbuf_size, -1, "%s: size %ldx%ld is outside 1x1..%dx%d",
              path, width, height, CT_JPEG_MAX_DIMENSION, CT_JPEG_MAX_DIMENSION);
         goto out;
     }
@@ -99,13 +99,13 @@ int ct_pnm_read(const char *path, ct_pnm_image *image,
     size_t size = (size_t)width * (size_t)height * (size_t)channels;
     uint8_t *pixels = malloc(size);
     if (!pixels) {
-        ct_tool_error(errbuf, errbuf_size, "%s: out of memory for %zu bytes", path, size);
+        ct_errbuf_set(errbuf, errbuf_size, -1, "%s: out of memory for %zu bytes", path, size);
         goto out;
     }
     size_t got = fread(pixels, 1, size, f);
     if (got != size) {
         free(pixels);
-        ct_tool_error(errbuf, errbuf_size,
+        ct_errbuf_set(errbuf, errbuf_size, -1,
              "%s: truncated raster: %zu of %zu bytes", path, got, size);
         goto out;
     }

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "tool_error.h"
+#include "common/errbuf.h"
 
 #define WAVE_FORMAT_PCM 0x0001
 #define WAVE_FORMAT_EXTENSIBLE 0xfffe
@@ -19,7 +19,7 @@ static int fail(ct_wav_reader *wav, char *errbuf, size_t errbuf_size,
 {
     va_list ap;
     va_start(ap, fmt);
-    ct_tool_verror(errbuf, errbuf_size, fmt, ap);
+    ct_errbuf_vset(errbuf, errbuf_size, -1, fmt, ap);
     va_end(ap);
     ct_wav_close(wav);
     return -1;

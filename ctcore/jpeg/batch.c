@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "ctcore/jpeg.h"
-#include "errbuf.h"
+#include "common/errbuf.h"
 #include "runtime/stage.h"
 
 /* Room for any message ct_jpeg_encode writes. */

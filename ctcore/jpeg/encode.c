@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errbuf.h"
+#include "common/errbuf.h"
 #include "frame.h"
 #include "graph.h"
 #include "xyb.h"

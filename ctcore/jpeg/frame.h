@@ -79,6 +79,7 @@ typedef struct ct_jpeg_frame {
 
     int xyb;
     ct_simd simd;              /* resolved: CT_SIMD_SSE2 or CT_SIMD_AVX2 */
+    unsigned cpu_flags;        /* the kernels this CPU may run (common/cpu.h) */
 } ct_jpeg_frame;
 
 /*

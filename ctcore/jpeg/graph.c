@@ -42,13 +42,14 @@
  * New in ct.
  */
 #include <stdlib.h>
-#include <time.h>
 
 #include "coeffs.h"
 #include "entropy.h"
 #include "graph.h"
 #include "pixels.h"
 #include "runtime/stage.h"
+#include "common/intmath.h"
+#include "common/clock.h"
 
 /* Pixel tiles per worker: enough for the workers to even out. */
 #define TILES_PER_WORKER 4
@@ -82,11 +83,6 @@ typedef struct jpeg_graph {
     double *node_seconds;    /* trace, or NULL */
 } jpeg_graph;
 
-static int div_ceil(int a, int b)
-{
-    return (a + b - 1) / b;
-}
-
 /* ---- Pixel ×N ---------------------------------------------------------- */
 
 static void plan_tiles(jpeg_graph *g, const ct_jpeg_graph_split *split)
@@ -95,17 +91,17 @@ static void plan_tiles(jpeg_graph *g, const ct_jpeg_graph_split *split)
     const int strip_width =
         split->strip_width > 0 ? split->strip_width : DEFAULT_STRIP_WIDTH;
     g->strip_imcu_cols = ct_jpeg_pixel_strip_imcu_cols(f, strip_width);
-    g->num_strips = div_ceil(f->total_imcu_cols, g->strip_imcu_cols);
+    g->num_strips = ct_div_ceil(f->total_imcu_cols, g->strip_imcu_cols);
     if (split->band_imcu_rows > 0) {
         g->band_imcu_rows = split->band_imcu_rows;
     } else {
         const int bands_wanted =
-            div_ceil(TILES_PER_WORKER * g->workers, g->num_strips);
-        g->band_imcu_rows = div_ceil(f->total_imcu_rows, bands_wanted);
+            ct_div_ceil(TILES_PER_WORKER * g->workers, g->num_strips);
+        g->band_imcu_rows = ct_div_ceil(f->total_imcu_rows, bands_wanted);
     }
     if (g->band_imcu_rows > f->total_imcu_rows)
         g->band_imcu_rows = f->total_imcu_rows;
-    g->num_bands = div_ceil(f->total_imcu_rows, g->band_imcu_rows);
+    g->num_bands = ct_div_ceil(f->total_imcu_rows, g->band_imcu_rows);
 }
 
 static int pixel_job(void *ctx, size_t job, int worker)
@@ -305,22 +301,15 @@ const char *ct_jpeg_graph_node_name(ct_jpeg_graph_node node)
     return node_names[node];
 }
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Runs one node; with a trace, adds its wall time. */
 static int run_node(jpeg_graph *g, ct_jpeg_graph_node node,
                     int (*run)(jpeg_graph *g))
 {
     if (g->node_seconds == NULL)
         return run(g);
-    const double start = seconds_now();
+    const double start = ct_clock_seconds();
     const int rc = run(g);
-    g->node_seconds[node] += seconds_now() - start;
+    g->node_seconds[node] += ct_clock_seconds() - start;
     return rc;
 }
 

@@ -1,11 +1,13 @@
 /*
  * Chooses the pixel-phase kernels for an arithmetic target: the scalar
- * references, replaced by SIMD kernels of the same bits where the CPU has
- * the instructions (SSE2 is part of x86-64; AVX2 kernels need AVX2 and FMA).
+ * references, replaced by SIMD kernels of the same bits where the CPU flags
+ * (common/cpu.h) allow them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "pixel_dsp.h"
+
+#include "common/cpu.h"
 
 void ct_jpeg_pixel_dsp_init_c(ct_jpeg_pixel_dsp *dsp, ct_simd simd)
 {
@@ -26,12 +28,6 @@ void ct_jpeg_pixel_dsp_init_c(ct_jpeg_pixel_dsp *dsp, ct_simd simd)
 }
 
 #if defined(__x86_64__)
-static int cpu_has_avx2_fma(void)
-{
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-
 #define CT_JPEG_INIT_SIMD(dsp, isa)                                   \
     do {                                                              \
         (dsp)->rgb8_to_ycbcr = ct_jpeg_rgb8_to_ycbcr_##isa;           \
@@ -46,13 +42,14 @@ static int cpu_has_avx2_fma(void)
     } while (0)
 #endif
 
-void ct_jpeg_pixel_dsp_init(ct_jpeg_pixel_dsp *dsp, ct_simd simd)
+void ct_jpeg_pixel_dsp_init(ct_jpeg_pixel_dsp *dsp, ct_simd simd,
+                            unsigned cpu_flags)
 {
     ct_jpeg_pixel_dsp_init_c(dsp, simd);
 #if defined(__x86_64__)
-    if (simd == CT_SIMD_SSE2)
+    if (simd == CT_SIMD_SSE2 && (cpu_flags & CT_CPU_FLAG_SSE2))
         CT_JPEG_INIT_SIMD(dsp, sse2);
-    else if (simd == CT_SIMD_AVX2 && cpu_has_avx2_fma())
+    else if (simd == CT_SIMD_AVX2 && (cpu_flags & CT_CPU_FLAG_AVX2))
         CT_JPEG_INIT_SIMD(dsp, avx2);
 #endif
 }

@@ -106,8 +106,10 @@ typedef struct ct_jpeg_pixel_dsp {
 
 /* The scalar references for a target (CT_SIMD_SSE2 or CT_SIMD_AVX2). */
 void ct_jpeg_pixel_dsp_init_c(ct_jpeg_pixel_dsp *dsp, ct_simd simd);
-/* The fastest kernels this CPU runs that reproduce the target. */
-void ct_jpeg_pixel_dsp_init(ct_jpeg_pixel_dsp *dsp, ct_simd simd);
+/* The scalar references, upgraded to the fastest kernels that cpu_flags
+ * (common/cpu.h) allow and that reproduce the target. */
+void ct_jpeg_pixel_dsp_init(ct_jpeg_pixel_dsp *dsp, ct_simd simd,
+                            unsigned cpu_flags);
 
 /* color.c */
 void ct_jpeg_rgb8_to_ycbcr_c_sse2(const uint8_t *rgb, size_t n, float *y,

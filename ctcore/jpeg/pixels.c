@@ -48,6 +48,7 @@
 #include "pixel_dsp.h"
 #include "pixels.h"
 #include "xyb.h"
+#include "common/intmath.h"
 
 /* Spare floats left and right of every row buffer: the context columns of
  * a tile and the kernels' reads one past a row live there (16 keeps x = 0
@@ -106,16 +107,6 @@ static size_t round_up(size_t n, size_t multiple)
     return (n + multiple - 1) / multiple * multiple;
 }
 
-static int min_int(int a, int b)
-{
-    return a < b ? a : b;
-}
-
-static int max_int(int a, int b)
-{
-    return a > b ? a : b;
-}
-
 static int clamp_int(int v, int lo, int hi)
 {
     return v < lo ? lo : v > hi ? hi : v;
@@ -144,7 +135,7 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame,
     ct_jpeg_pixel_scratch *s = calloc(1, sizeof(*s));
     if (s == NULL)
         return NULL;
-    ct_jpeg_pixel_dsp_init(&s->dsp, frame->simd);
+    ct_jpeg_pixel_dsp_init(&s->dsp, frame->simd, frame->cpu_flags);
 
     const int tile_cols =
         clamp_int(max_tile_imcu_cols, 1, frame->total_imcu_cols);
@@ -218,7 +209,7 @@ int ct_jpeg_pixel_strip_imcu_cols(const ct_jpeg_frame *frame,
      * strip ends in the kernels' scalar tails. */
     const int cols_per_64 = 64 / imcu_width(frame);
     const int cols = (int)((total + strips - 1) / strips);
-    return min_int((cols + cols_per_64 - 1) / cols_per_64 * cols_per_64,
+    return ct_min_int((cols + cols_per_64 - 1) / cols_per_64 * cols_per_64,
                    total);
 }
 
@@ -247,7 +238,7 @@ static tile_columns make_tile_columns(const ct_jpeg_frame *frame,
     /* Adaptive quantization implies full-resolution luma (setup's "luma
      * subsampled" rule), whose blocks are max_h_samp per iMCU column. */
     t.luma_bx0 = imcu_col0 * frame->max_h_samp;
-    t.luma_bx1 = min_int(imcu_col1 * frame->max_h_samp,
+    t.luma_bx1 = ct_min_int(imcu_col1 * frame->max_h_samp,
                          frame->comp[frame->y_channel].width_in_blocks);
     return t;
 }
@@ -257,11 +248,11 @@ static tile_columns make_tile_columns(const ct_jpeg_frame *frame,
 static void produce_row(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
                         ct_jpeg_pixel_scratch *s, const tile_columns *t, int y)
 {
-    const int src_y = min_int(y, (int)frame->height - 1);
+    const int src_y = ct_min_int(y, (int)frame->height - 1);
     const int width = (int)frame->width;
     /* The columns that are image pixels; the rest repeat an edge pixel. */
-    const int conv0 = max_int(t->produce0, 0);
-    const int conv1 = min_int(t->produce1, width);
+    const int conv0 = ct_max_int(t->produce0, 0);
+    const int conv1 = ct_min_int(t->produce1, width);
     const size_t channels = (size_t)image->format;
     const uint8_t *in = image->pixels + (size_t)src_y * image->stride +
                         (size_t)conv0 * channels;
@@ -302,8 +293,8 @@ static void compute_pre_erosion_row(const ct_jpeg_frame *frame,
      * row is column pre0. Both ends are even, as the kernels want. */
     const int pre0 = 2 * t->luma_bx0;
     const int pre1 = 2 * t->luma_bx1;
-    const int xo0 = max_int(pre0 - AQ_CONTEXT_PRE_COLS, 0);
-    const int xo1 = min_int(pre1 + AQ_CONTEXT_PRE_COLS, pre_width);
+    const int xo0 = ct_max_int(pre0 - AQ_CONTEXT_PRE_COLS, 0);
+    const int xo1 = ct_min_int(pre1 + AQ_CONTEXT_PRE_COLS, pre_width);
     const float *rows[6];
     for (int i = 0; i < 6; ++i) {
         const int y = clamp_int(4 * q - 1 + i, 0, last_plane_row);
@@ -351,7 +342,7 @@ static void component_blocks(const ct_jpeg_component *comp,
                              const tile_columns *t, int *bx0, int *bx1)
 {
     *bx0 = t->imcu_col0 * comp->h_samp;
-    *bx1 = min_int(t->imcu_col1 * comp->h_samp, comp->width_in_blocks);
+    *bx1 = ct_min_int(t->imcu_col1 * comp->h_samp, comp->width_in_blocks);
 }
 
 /* DownsampleInputBuffer for the tile's columns of iMCU row r and
@@ -428,11 +419,11 @@ void ct_jpeg_pixel_tile(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
     const int plane_rows = frame->ysize_blocks * CT_DCTSIZE;
     const int context =
         frame->use_adaptive_quantization ? AQ_CONTEXT_ROWS : 0;
-    int next_row = max_int(0, imcu_row0 * imcu_height - context);
+    int next_row = ct_max_int(0, imcu_row0 * imcu_height - context);
     int next_pre = 2 * imcu_row0 * frame->max_v_samp - 1;
     for (int r = imcu_row0; r < imcu_row1; ++r) {
         const int row_end =
-            min_int((r + 1) * imcu_height + context, plane_rows);
+            ct_min_int((r + 1) * imcu_height + context, plane_rows);
         for (; next_row < row_end; ++next_row)
             produce_row(frame, image, scratch, &t, next_row);
         if (frame->use_adaptive_quantization)

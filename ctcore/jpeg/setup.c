@@ -13,9 +13,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "errbuf.h"
+#include "common/cpu.h"
+#include "common/errbuf.h"
 #include "frame.h"
 #include "quant_tables.h"
+#include "common/intmath.h"
 
 /* cjpegli always asks for baseline tables (jpegli_set_quality and
  * jpegli_set_distance with force_baseline TRUE): 8-bit quantizers. */
@@ -23,11 +25,6 @@
 
 /* jpegli's MAX_COMPS_IN_SCAN: components of an interleaved scan. */
 #define MAX_COMPS_IN_SCAN 4
-
-static int div_ceil(int a, int b)
-{
-    return (a + b - 1) / b;
-}
 
 /* std::max / std::min as jpegli calls them (the first argument wins ties). */
 static float max_f(float a, float b)
@@ -89,7 +86,8 @@ static int validate_settings(const ct_jpeg_settings *s, uint32_t width,
     if (s->simd != CT_SIMD_AUTO && s->simd != CT_SIMD_SSE2 &&
         s->simd != CT_SIMD_AVX2)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "invalid simd target %d", (int)s->simd);
+                             "invalid simd target %d (jpegli's targets are "
+                             "sse2 and avx2)", (int)s->simd);
     return CT_OK;
 }
 
@@ -289,17 +287,17 @@ static void process_compression_params(ct_jpeg_frame *f)
         if (comp->v_samp > f->max_v_samp)
             f->max_v_samp = comp->v_samp;
     }
-    f->total_imcu_cols = div_ceil((int)f->width, CT_DCTSIZE * f->max_h_samp);
-    f->total_imcu_rows = div_ceil((int)f->height, CT_DCTSIZE * f->max_v_samp);
+    f->total_imcu_cols = ct_div_ceil((int)f->width, CT_DCTSIZE * f->max_h_samp);
+    f->total_imcu_rows = ct_div_ceil((int)f->height, CT_DCTSIZE * f->max_v_samp);
     f->ysize_blocks = f->total_imcu_rows * f->max_v_samp;
     for (int c = 0; c < f->num_components; ++c) {
         ct_jpeg_component *comp = &f->comp[c];
         comp->h_factor = f->max_h_samp / comp->h_samp;
         comp->v_factor = f->max_v_samp / comp->v_samp;
         comp->width_in_blocks =
-            div_ceil(div_ceil((int)f->width, comp->h_factor), CT_DCTSIZE);
+            ct_div_ceil(ct_div_ceil((int)f->width, comp->h_factor), CT_DCTSIZE);
         comp->height_in_blocks =
-            div_ceil(div_ceil((int)f->height, comp->v_factor), CT_DCTSIZE);
+            ct_div_ceil(ct_div_ceil((int)f->height, comp->v_factor), CT_DCTSIZE);
     }
     /* Adaptive quantization needs a full-resolution luma channel. */
     f->y_channel = f->colorspace == CT_JPEG_CS_RGB ? 1 : 0;
@@ -450,6 +448,7 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
      * gray image. */
     frame->input_components = frame->xyb ? 3 : input_components;
     frame->simd = ct_simd_resolve(settings->simd);
+    frame->cpu_flags = ct_cpu_flags();
 
     /* jpegli_set_defaults */
     default_colorspace(frame);

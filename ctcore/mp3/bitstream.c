@@ -13,6 +13,7 @@
 
 #include "lametag.h"
 #include "tables.h"
+#include "common/intmath.h"
 
 /* LAME's BUFFER_SIZE (LAME_MAXMP3BUFFER) */
 #define BUFFER_SIZE CT_MP3_BUFFER_SIZE
@@ -23,16 +24,6 @@
 
 /* get_lame_short_version() of LAME 3.100, written into ancillary data. */
 static const char lame_short_version[] = "3.100";
-
-static int min_int(int a, int b)
-{
-    return a < b ? a : b;
-}
-
-static int max_int(int a, int b)
-{
-    return a > b ? a : b;
-}
 
 static int calc_frame_length(const ct_mp3_config *cfg, int kbps, int pad)
 {
@@ -126,7 +117,7 @@ static void putbits2(ct_mp3_state *gfc, int val, int j)
             bs->buf[bs->buf_byte_idx] = 0;
         }
 
-        k = min_int(j, bs->buf_bit_idx);
+        k = ct_min_int(j, bs->buf_bit_idx);
         j -= k;
 
         bs->buf_bit_idx -= k;
@@ -155,7 +146,7 @@ static void putbits_noheaders(ct_mp3_state *gfc, int val, int j)
             bs->buf[bs->buf_byte_idx] = 0;
         }
 
-        k = min_int(j, bs->buf_bit_idx);
+        k = ct_min_int(j, bs->buf_bit_idx);
         j -= k;
 
         bs->buf_bit_idx -= k;
@@ -219,7 +210,7 @@ static void writeheader(ct_mp3_enc_state *esv, int val, int j)
     int ptr = esv->header[esv->h_ptr].ptr;
 
     while (j > 0) {
-        int const k = min_int(j, 8 - (ptr & 7));
+        int const k = ct_min_int(j, 8 - (ptr & 7));
         j -= k;
         assert(j < MAX_LENGTH);
         esv->header[esv->h_ptr].buf[ptr >> 3] |= ((val >> j)) << (8 - (ptr & 7) - k);
@@ -387,7 +378,7 @@ static void md_putbits(ct_mp3_main_data *md, int val, int j)
     while (j > 0) {
         int const byte = md->nbits >> 3;
         int const free_bits = 8 - (md->nbits & 7);
-        int const k = min_int(j, free_bits);
+        int const k = ct_min_int(j, free_bits);
         assert(byte < CT_MP3_MAIN_DATA_MAX_BYTES);
         if (free_bits == 8)
             md->buf[byte] = 0;
@@ -636,9 +627,9 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                     int const sfbs = gi->sfb_partition_table[sfb_partition] / 3;
                     int const slen = gi->slen[sfb_partition];
                     for (i = 0; i < sfbs; i++, sfb++) {
-                        md_putbits(md, max_int(gi->scalefac[sfb * 3 + 0], 0), slen);
-                        md_putbits(md, max_int(gi->scalefac[sfb * 3 + 1], 0), slen);
-                        md_putbits(md, max_int(gi->scalefac[sfb * 3 + 2], 0), slen);
+                        md_putbits(md, ct_max_int(gi->scalefac[sfb * 3 + 0], 0), slen);
+                        md_putbits(md, ct_max_int(gi->scalefac[sfb * 3 + 1], 0), slen);
+                        md_putbits(md, ct_max_int(gi->scalefac[sfb * 3 + 2], 0), slen);
                         scale_bits += 3 * slen;
                     }
                 }
@@ -648,7 +639,7 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                     int const sfbs = gi->sfb_partition_table[sfb_partition];
                     int const slen = gi->slen[sfb_partition];
                     for (i = 0; i < sfbs; i++, sfb++) {
-                        md_putbits(md, max_int(gi->scalefac[sfb], 0), slen);
+                        md_putbits(md, ct_max_int(gi->scalefac[sfb], 0), slen);
                         scale_bits += slen;
                     }
                 }

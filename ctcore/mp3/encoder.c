@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jpeg/errbuf.h"
+#include "common/errbuf.h"
 #include "bitstream.h"
 #include "config.h"
 #include "frame.h"
@@ -72,6 +72,7 @@ void ct_mp3_settings_default(ct_mp3_settings *settings)
     settings->mode = CT_MP3_MODE_DEFAULT;
     settings->replaygain = 1;
     settings->lametag = 1;
+    settings->simd = CT_SIMD_AUTO;
 }
 
 /* ---- the byte FIFO ------------------------------------------------------ */

@@ -73,10 +73,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "frame.h"
 #include "../runtime/pipeline.h"
+#include "common/clock.h"
 
 struct ct_mp3_graph {
     ct_mp3_state *gfc;
@@ -126,23 +126,16 @@ struct ct_mp3_graph {
     int n_workers;
 };
 
-static double seconds_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double) t.tv_sec + 1e-9 * (double) t.tv_nsec;
-}
-
 /* A node's start for the trace: 0 without one. */
 static double trace_start(const ct_mp3_graph *g)
 {
-    return g->trace != NULL ? seconds_now() : 0;
+    return g->trace != NULL ? ct_clock_seconds() : 0;
 }
 
 static void trace_add(ct_mp3_graph *g, int worker, ct_mp3_graph_node node, double start)
 {
     if (g->trace != NULL)
-        g->trace[worker].seconds[node] += seconds_now() - start;
+        g->trace[worker].seconds[node] += ct_clock_seconds() - start;
 }
 
 static ct_mp3_frame_slot *slot_at(ct_mp3_graph *g, size_t slot)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "jpeg/magnitude_mask.h"
+#include "common/cpu.h"
 #include "jpeg/pixel_dsp.h"
 
 #define ITERATIONS 200
@@ -356,7 +357,7 @@ int main(int argc, char **argv)
         const char *target = ct_simd_name(targets[i]);
         ct_jpeg_pixel_dsp ref, opt;
         ct_jpeg_pixel_dsp_init_c(&ref, targets[i]);
-        ct_jpeg_pixel_dsp_init(&opt, targets[i]);
+        ct_jpeg_pixel_dsp_init(&opt, targets[i], ct_cpu_flags());
         if (memcmp(&ref, &opt, sizeof(ref)) == 0) {
             printf("%s: no SIMD kernels on this CPU, skipped\n", target);
             continue;

@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
 #include "golden_manifest.h"
 #include "pnm.h"
+#include "common/clock.h"
 
 #define EXIT_SKIP 77
 #define MAX_LISTED_FAILURES 20
@@ -32,13 +32,6 @@ static int cpu_has_avx2_fma(void)
 #else
     return 0;
 #endif
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* The last input read: rows come grouped by input. */
@@ -132,7 +125,7 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
     const char *target = ct_simd_name(simd);
     input_cache cache = { .loaded = 0 };
     int total = 0, identical = 0, failures = 0;
-    double t0 = now_seconds();
+    double t0 = ct_clock_seconds();
 
     for (size_t i = 0; i < manifest->count; i++) {
         const ct_golden_row *row = &manifest->rows[i];
@@ -157,7 +150,7 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
     if (failures > MAX_LISTED_FAILURES)
         printf("  ... and %d more failures\n", failures - MAX_LISTED_FAILURES);
     printf("%s: %d of %d identical [%.1f s]\n", target, identical, total,
-           now_seconds() - t0);
+           ct_clock_seconds() - t0);
     if (total == 0) {
         printf("%s: no rows%s%s\n", target, filter ? " match " : "",
                filter ? filter : "");

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "ctcore/mp3.h"
+#include "common/clock.h"
 
 #define EXIT_SKIP 77
 
@@ -478,7 +479,7 @@ int main(int argc, char **argv)
     options o = {0};
     const char *corpus = NULL;
     int synthetic = 1, use_corpus = 1, extra = 0, identical = 0, total = 0, i;
-    struct timespec t0, t1;
+    double t0;
 
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--filter") && i + 1 < argc)
@@ -497,7 +498,7 @@ int main(int argc, char **argv)
     o.settings = extra ? extra_settings : settings;
     o.num_settings = extra ? (int) (sizeof(extra_settings) / sizeof(extra_settings[0]))
                            : (int) (sizeof(settings) / sizeof(settings[0]));
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = ct_clock_seconds();
 
     if (use_corpus) {
         DIR *d = corpus ? opendir(corpus) : NULL;
@@ -539,8 +540,7 @@ int main(int argc, char **argv)
             free(in.samples);
         }
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     printf("%d of %d identical (%.1f s)\n", identical, total,
-           (double) (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+           ct_clock_seconds() - t0);
     return identical == total ? 0 : 1;
 }

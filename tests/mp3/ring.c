@@ -32,6 +32,7 @@
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "mp3/graph.h"
+#include "common/clock.h"
 
 #define EXIT_SKIP 77
 #define MAX_THREADS 7
@@ -456,7 +457,7 @@ int main(int argc, char **argv)
     matrix m;
     const char *corpus = NULL;
     int quick = 0, total = 0, identical = 0;
-    struct timespec t0, t1;
+    double t0;
 
     memset(&m, 0, sizeof(m));
     for (int i = 1; i < argc; i++) {
@@ -488,7 +489,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = ct_clock_seconds();
 
     if (!quick) {
         DIR *d = corpus ? opendir(corpus) : NULL;
@@ -526,7 +527,6 @@ int main(int argc, char **argv)
         run_input(&m, &in);
         free(in.samples);
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
 
     for (int c = 0; c < m.num_configs; c++) {
         const config *cf = &m.configs[c];
@@ -540,7 +540,7 @@ int main(int argc, char **argv)
         identical += m.identical[c];
     }
     printf("%d of %d identical (%.1f s)\n", identical, total,
-           (double) (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9);
+           ct_clock_seconds() - t0);
     for (int t = 1; t <= MAX_THREADS; t++)
         ct_pool_unref(m.pools[t]);
     return identical == total && total > 0 ? 0 : 1;

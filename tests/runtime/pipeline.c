@@ -26,6 +26,7 @@
 
 #include "runtime/pipeline.h"
 #include "runtime/stage.h"
+#include "common/clock.h"
 
 #define MAX_THREADS 8
 #define MAX_STAGES 5
@@ -52,13 +53,6 @@ static bool check(bool ok, const char *format, ...)
         va_end(args);
     }
     return false;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void sleep_briefly(void)
@@ -230,9 +224,9 @@ static uint64_t expected_value(const recorder *rec, uint64_t frame)
 /* Waits (yielding) until *flag is set; false at the deadline. */
 static bool await_flag(atomic_int *flag)
 {
-    const double deadline = now_seconds() + DEADLINE_SECONDS;
+    const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
     while (atomic_load(flag) == 0) {
-        if (now_seconds() > deadline)
+        if (ct_clock_seconds() > deadline)
             return false;
         sched_yield();
     }
@@ -275,9 +269,9 @@ static int recorded_stage(recorder *rec, int s, size_t slot, uint64_t frame,
               (unsigned long long)rec->serial_next[s]);
         rec->serial_next[s] = frame + 1;
     } else if (atomic_exchange(&rec->wants_company[s], 0) == 1) {
-        const double deadline = now_seconds() + DEADLINE_SECONDS;
+        const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
         while (atomic_load(&rec->most_running[s]) < 2 &&
-               now_seconds() < deadline)
+               ct_clock_seconds() < deadline)
             sched_yield();
         check(atomic_load(&rec->most_running[s]) >= 2,
               "%s: no other frame came into the parallel stage", what);
@@ -704,9 +698,9 @@ static void test_priorities(void)
                   context);
         atomic_store(&rec.gate_open, 1);
         /* Waiting would make the caller a worker too: poll instead. */
-        const double deadline = now_seconds() + DEADLINE_SECONDS;
+        const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
         while (atomic_load(&rec.log_length) < rec.log_capacity &&
-               now_seconds() < deadline)
+               ct_clock_seconds() < deadline)
             sleep_briefly();
         check(ct_pipeline_drain(p) == CT_OK, "%s: drain failed", context);
         for (size_t i = 0; i < rec.log_capacity; i++) {
@@ -748,9 +742,9 @@ static void test_serial_wait_holds_no_worker(void)
         for (uint64_t frame = 0; frame < n_frames; frame++)
             check(push_frame(p, &rec, frame) == CT_OK, "%s: push failed",
                   context);
-        const double deadline = now_seconds() + DEADLINE_SECONDS;
+        const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
         while (atomic_load(&rec.runs[0]) < n_frames - 1 &&
-               now_seconds() < deadline)
+               ct_clock_seconds() < deadline)
             sleep_briefly();
         check(atomic_load(&rec.runs[0]) == n_frames - 1 &&
                   atomic_load(&rec.runs[1]) == 0,
@@ -972,7 +966,7 @@ static void test_throughput(int threads, uint64_t n_frames)
         return;
     }
 
-    const double start = now_seconds();
+    const double start = ct_clock_seconds();
     uint64_t pushed = 0, popped = 0;
     while (popped < n_frames) {
         while (pushed < n_frames && ct_pipeline_push(p) == CT_OK)
@@ -990,7 +984,7 @@ static void test_throughput(int threads, uint64_t n_frames)
         if (wait)
             break;
     }
-    const double seconds = now_seconds() - start;
+    const double seconds = ct_clock_seconds() - start;
     check(popped == n_frames, "throughput: %llu of %llu frames came out",
           (unsigned long long)popped, (unsigned long long)n_frames);
     printf("%llu frames x 5 stages (SPSPS), %d threads, %zu slots: %.0f ns "

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "runtime/stage.h"
+#include "common/clock.h"
 
 #define MAX_THREADS 8
 #define MAX_REPORTED_FAILURES 30
@@ -276,13 +277,6 @@ typedef struct rendezvous {
     atomic_int worker_seen[MAX_THREADS];
 } rendezvous;
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int rendezvous_job(void *ctx, size_t job, int worker)
 {
     (void)job;
@@ -290,9 +284,9 @@ static int rendezvous_job(void *ctx, size_t job, int worker)
     atomic_fetch_add(&meeting->worker_seen[worker], 1);
     atomic_fetch_add(&meeting->arrived, 1);
     /* A deadline instead of a hang when a worker never comes. */
-    const double deadline = now_seconds() + 60.0;
+    const double deadline = ct_clock_seconds() + 60.0;
     while (atomic_load(&meeting->arrived) < meeting->n_workers) {
-        if (now_seconds() > deadline)
+        if (ct_clock_seconds() > deadline)
             return CT_EINVAL;
         sched_yield();
     }

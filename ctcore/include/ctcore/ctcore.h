@@ -11,6 +11,14 @@
 extern "C" {
 #endif
 
+/* Marks the public API: the only symbols the shared library exports (it is
+ * built with -fvisibility=hidden). */
+#if defined(__GNUC__)
+#define CT_API __attribute__((visibility("default")))
+#else
+#define CT_API
+#endif
+
 /* Return codes: 0 on success, a negative CT_E* code on failure. */
 enum {
     CT_OK = 0,
@@ -24,25 +32,33 @@ enum {
 };
 
 /* A short English description of a CT_E* code. */
-const char *ct_strerror(int code);
+CT_API const char *ct_strerror(int code);
 
 /* The worker pool that runs the encoders' task graphs. NULL everywhere
  * means "run on the calling thread". */
 typedef struct ct_pool ct_pool;
 
-/* Which arithmetic (and so which reference bytes) the kernels reproduce. */
+/*
+ * Which SIMD level an encoder uses, and so, where the reference's own SIMD
+ * changes its results, which reference build's bytes it writes. Each
+ * encoder's header says what the setting means for it (JPEG: the jpegli
+ * target's bytes; MP3: only the speed). The environment variable CT_SIMD
+ * (c, sse2, avx2) caps the level the CPU is taken to have, for every
+ * encoder and every CT_SIMD_AUTO.
+ */
 typedef enum ct_simd {
-    CT_SIMD_AUTO = 0, /* avx2 where the CPU has AVX2 and FMA, else sse2;
-                         overridden by the environment variable CT_SIMD */
-    CT_SIMD_SSE2 = 1, /* 4 float lanes, no fused multiply-add */
-    CT_SIMD_AVX2 = 2, /* 8 float lanes, fused multiply-add at Highway's
-                         MulAdd/NegMulAdd sites */
+    CT_SIMD_AUTO = 0, /* the best this CPU has (after CT_SIMD) */
+    CT_SIMD_C = 1,    /* the scalar code only */
+    CT_SIMD_SSE2 = 2, /* 4 float lanes, no fused multiply-add */
+    CT_SIMD_AVX2 = 3, /* 8 float lanes; AVX2 and FMA */
 } ct_simd;
 
-/* The target CT_SIMD_AUTO resolves to on this CPU (after CT_SIMD). */
-ct_simd ct_simd_resolve(ct_simd requested);
-/* "sse2" or "avx2". */
-const char *ct_simd_name(ct_simd simd);
+/* What CT_SIMD_AUTO resolves to on this CPU, after CT_SIMD: CT_SIMD_AVX2
+ * where the CPU has AVX2 and FMA, else CT_SIMD_SSE2 (the x86-64 baseline);
+ * any other request is returned as it is. */
+CT_API ct_simd ct_simd_resolve(ct_simd requested);
+/* "auto", "c", "sse2" or "avx2". */
+CT_API const char *ct_simd_name(ct_simd simd);
 
 #ifdef __cplusplus
 }

@@ -40,7 +40,7 @@ typedef struct ct_jpeg_settings {
     ct_simd simd;             /* arithmetic target */
 } ct_jpeg_settings;
 
-void ct_jpeg_settings_default(ct_jpeg_settings *settings);
+CT_API void ct_jpeg_settings_default(ct_jpeg_settings *settings);
 
 typedef enum ct_pixel_format {
     CT_PIXEL_GRAY8 = 1, /* one byte per pixel */
@@ -64,7 +64,7 @@ typedef struct ct_jpeg_output {
  * (out is then empty). When errbuf is not NULL it receives a message that
  * says what is wrong.
  */
-int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
+CT_API int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size);
 
@@ -75,12 +75,12 @@ int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
  * cores. Returns CT_OK when every image was encoded; otherwise the first
  * error, with every out[i] empty.
  */
-int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
+CT_API int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
                          const ct_jpeg_image *images, size_t n,
                          ct_jpeg_output *out, char *errbuf,
                          size_t errbuf_size);
 
-void ct_jpeg_output_free(ct_jpeg_output *out);
+CT_API void ct_jpeg_output_free(ct_jpeg_output *out);
 
 #ifdef __cplusplus
 }

@@ -45,10 +45,13 @@ typedef struct ct_mp3_settings {
     ct_mp3_channel_mode mode; /* -m */
     int replaygain;           /* ReplayGain analysis into the tag (CLI: on) */
     int lametag;              /* write the Xing/Info + LAME tag frame */
+    ct_simd simd;             /* kernel level: changes the speed only, never
+                                 the bytes (LAME's own build has no SIMD on
+                                 these paths) */
 } ct_mp3_settings;
 
 /* lame's CLI defaults: -V 4, joint stereo, ReplayGain and LAME tag on. */
-void ct_mp3_settings_default(ct_mp3_settings *settings);
+CT_API void ct_mp3_settings_default(ct_mp3_settings *settings);
 
 typedef struct ct_mp3_encoder ct_mp3_encoder;
 
@@ -67,33 +70,33 @@ typedef struct ct_mp3_packet {
  * encoded on all of them at once (a ring of frames in flight, see
  * ct_mp3_encoder_ring_frames); with NULL or one worker, one after the
  * other on the calling thread. The bytes are the same. */
-int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
+CT_API int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
                        ct_mp3_encoder **encoder, char *errbuf,
                        size_t errbuf_size);
-void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
+CT_API void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
 
 /* Interleaved signed 16-bit samples, `frames` samples per channel. */
-int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
+CT_API int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
                         size_t frames);
 /* The next frame, CT_EAGAIN when none is ready, CT_EOF after the drain. On
  * a pool, frames still being encoded are not waited for, except the oldest
  * when the ring is full (the calling thread then works on the ring). */
-int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
+CT_API int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
 /* End of input: the remaining frames become available to receive. */
-int ct_mp3_drain(ct_mp3_encoder *encoder);
+CT_API int ct_mp3_drain(ct_mp3_encoder *encoder);
 /* After CT_EOF: the final LAME tag frame, the size of the placeholder. */
-int ct_mp3_lametag(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
+CT_API int ct_mp3_lametag(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
 /* Flush: forget all input and state, ready for a new stream. */
-void ct_mp3_reset(ct_mp3_encoder *encoder);
+CT_API void ct_mp3_reset(ct_mp3_encoder *encoder);
 
 /* Encoder delay and padding in samples, as written to the LAME tag. */
-int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder);
+CT_API int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder);
 /* Output sample rate (LAME may resample at low bitrates). */
-int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
+CT_API int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
 /* The frames the encoder may hold in flight on its pool (its frame ring):
  * a frame's bytes may come out this many frames later than on one thread;
  * 0 when the frames are encoded one by one on the calling thread. */
-int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder);
+CT_API int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder);
 
 #ifdef __cplusplus
 }

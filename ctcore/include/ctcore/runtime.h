@@ -20,12 +20,12 @@ extern "C" {
  * refuses to create a thread, the pool keeps those it has: fewer workers
  * (see ct_pool_threads()), same results.
  */
-ct_pool *ct_pool_new(int threads);
-ct_pool *ct_pool_ref(ct_pool *pool);
+CT_API ct_pool *ct_pool_new(int threads);
+CT_API ct_pool *ct_pool_ref(ct_pool *pool);
 /* Drops a reference; the last one joins the workers and frees the pool. */
-void ct_pool_unref(ct_pool *pool);
+CT_API void ct_pool_unref(ct_pool *pool);
 /* The number of workers (>= 1); 1 for a NULL pool. */
-int ct_pool_threads(const ct_pool *pool);
+CT_API int ct_pool_threads(const ct_pool *pool);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /*
- * Definitions shared by every encoder.
+ * ct_strerror: the message of each CT_E* code.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

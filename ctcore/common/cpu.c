@@ -1,13 +1,13 @@
 /*
- * Which SIMD target's arithmetic to reproduce: CPUID and the OS's saved
- * register state decide, the environment variable CT_SIMD overrides.
+ * The CPU feature detector (common/cpu.h) and the arithmetic target
+ * CT_SIMD_AUTO resolves to (ctcore.h).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include "common/cpu.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-#include "ctcore/ctcore.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -20,37 +20,56 @@ static unsigned long long read_xcr0(void)
     return ((unsigned long long)edx << 32) | eax;
 }
 
-/* AVX2 and FMA in the CPU, and the OS saves the YMM registers. */
-static int cpu_has_avx2_fma(void)
+static unsigned detect_flags(void)
 {
     unsigned int eax, ebx, ecx, edx;
+    unsigned flags = 0;
     if (!__get_cpuid_count(1, 0, &eax, &ebx, &ecx, &edx))
         return 0;
+    if ((edx >> 26) & 1)
+        flags |= CT_CPU_FLAG_SSE2;
     const int fma = (ecx >> 12) & 1;
     const int osxsave = (ecx >> 27) & 1;
     const int avx = (ecx >> 28) & 1;
-    if (!fma || !osxsave || !avx)
-        return 0;
     /* XMM (bit 1) and YMM (bit 2) state enabled by the OS. */
-    if ((read_xcr0() & 6) != 6)
-        return 0;
+    if (!fma || !osxsave || !avx || (read_xcr0() & 6) != 6)
+        return flags;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx))
-        return 0;
-    return (ebx >> 5) & 1;
+        return flags;
+    if ((ebx >> 5) & 1)
+        flags |= CT_CPU_FLAG_AVX2;
+    return flags;
 }
 #else
-static int cpu_has_avx2_fma(void)
+static unsigned detect_flags(void)
 {
     return 0;
 }
 #endif
 
-/* CT_SIMD=sse2|avx2, or CT_SIMD_AUTO when unset or unrecognized. */
+/* The flags of the levels up to `simd` (CT_SIMD_AUTO: all). */
+static unsigned flags_up_to(ct_simd simd)
+{
+    switch (simd) {
+    case CT_SIMD_C:
+        return 0;
+    case CT_SIMD_SSE2:
+        return CT_CPU_FLAG_SSE2;
+    case CT_SIMD_AVX2:
+    case CT_SIMD_AUTO:
+        break;
+    }
+    return CT_CPU_FLAG_SSE2 | CT_CPU_FLAG_AVX2;
+}
+
+/* CT_SIMD=c|sse2|avx2, or CT_SIMD_AUTO when unset or unrecognized. */
 static ct_simd simd_from_environment(void)
 {
     const char *value = getenv("CT_SIMD");
     if (value == NULL)
         return CT_SIMD_AUTO;
+    if (strcmp(value, "c") == 0)
+        return CT_SIMD_C;
     if (strcmp(value, "sse2") == 0)
         return CT_SIMD_SSE2;
     if (strcmp(value, "avx2") == 0)
@@ -58,27 +77,34 @@ static ct_simd simd_from_environment(void)
     return CT_SIMD_AUTO;
 }
 
-/* An explicit request is honored even without AVX2 hardware: the scalar
- * kernels reproduce the avx2 arithmetic (fmaf) anyway. */
+unsigned ct_cpu_flags(void)
+{
+    return detect_flags() & flags_up_to(simd_from_environment());
+}
+
+unsigned ct_cpu_flags_for(ct_simd simd)
+{
+    return ct_cpu_flags() & flags_up_to(simd);
+}
+
 ct_simd ct_simd_resolve(ct_simd requested)
 {
-    if (requested == CT_SIMD_SSE2 || requested == CT_SIMD_AVX2)
+    if (requested != CT_SIMD_AUTO)
         return requested;
-    const ct_simd from_env = simd_from_environment();
-    if (from_env != CT_SIMD_AUTO)
-        return from_env;
-    return cpu_has_avx2_fma() ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
+    return (ct_cpu_flags() & CT_CPU_FLAG_AVX2) ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
 }
 
 const char *ct_simd_name(ct_simd simd)
 {
     switch (simd) {
+    case CT_SIMD_AUTO:
+        return "auto";
+    case CT_SIMD_C:
+        return "c";
     case CT_SIMD_SSE2:
         return "sse2";
     case CT_SIMD_AVX2:
         return "avx2";
-    case CT_SIMD_AUTO:
-        return "auto";
     }
     return "unknown";
 }
