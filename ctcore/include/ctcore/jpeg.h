@@ -42,9 +42,17 @@ typedef struct ct_jpeg_settings {
 
 CT_API void ct_jpeg_settings_default(ct_jpeg_settings *settings);
 
+/* The layouts of 8-bit pixels the encoder takes. Every RGB layout gives
+ * the JPEG of its pixels as packed RGB; a fourth byte (padding or alpha) is
+ * ignored. */
 typedef enum ct_pixel_format {
     CT_PIXEL_GRAY8 = 1, /* one byte per pixel */
     CT_PIXEL_RGB8 = 3,  /* R, G, B bytes per pixel */
+    CT_PIXEL_BGR8,      /* B, G, R */
+    CT_PIXEL_RGBX8,     /* R, G, B, ignored (RGBx, RGBA) */
+    CT_PIXEL_BGRX8,     /* B, G, R, ignored (BGRx, BGRA) */
+    CT_PIXEL_XRGB8,     /* ignored, R, G, B (xRGB, ARGB) */
+    CT_PIXEL_XBGR8,     /* ignored, B, G, R (xBGR, ABGR) */
 } ct_pixel_format;
 
 typedef struct ct_jpeg_image {
@@ -81,6 +89,70 @@ CT_API int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
                          size_t errbuf_size);
 
 CT_API void ct_jpeg_output_free(ct_jpeg_output *out);
+
+/*
+ * The streaming encoder: frames of one size and format in, one JPEG file
+ * per frame out, in order. Small frames are encoded several at a time, one
+ * per worker of the pool; large ones one at a time, each spread over the
+ * pool. The bytes of each frame are those of ct_jpeg_encode either way.
+ */
+typedef struct ct_jpeg_encoder ct_jpeg_encoder;
+
+/*
+ * An encoder for frames of width x height pixels in `format`, with
+ * `settings`. frames_in_flight: how many frames are encoded together; 0
+ * (auto) takes the pool's threads for frames under a megapixel and 1 for
+ * larger ones. Returns CT_OK and *encoder, or a CT_E* code with a message
+ * in errbuf.
+ */
+CT_API int ct_jpeg_encoder_new(ct_pool *pool, const ct_jpeg_settings *settings,
+                               uint32_t width, uint32_t height,
+                               ct_pixel_format format, int frames_in_flight,
+                               ct_jpeg_encoder **encoder, char *errbuf,
+                               size_t errbuf_size);
+CT_API void ct_jpeg_encoder_free(ct_jpeg_encoder *encoder);
+
+/*
+ * New settings for the frames sent from now on. The frames already sent
+ * are encoded with the old ones first (their files become ready to
+ * receive). CT_OK, or a CT_E* code with a message (the old settings stay).
+ */
+CT_API int ct_jpeg_encoder_set_settings(ct_jpeg_encoder *encoder,
+                                        const ct_jpeg_settings *settings,
+                                        char *errbuf, size_t errbuf_size);
+
+/*
+ * One frame, of the encoder's size and format (any stride). The pixels are
+ * read until the frame's file has been received, or until a reset; `user`
+ * comes back with the file. When frames_in_flight frames are waiting, the
+ * call encodes them (the calling thread works with the pool). CT_EAGAIN
+ * while a frame's file waits to be received: receive first.
+ */
+CT_API int ct_jpeg_send_frame(ct_jpeg_encoder *encoder,
+                              const ct_jpeg_image *image, void *user);
+/*
+ * The next file, oldest first, into *out (the caller frees it with
+ * ct_jpeg_output_free), with the `user` of its frame (user may be NULL).
+ * CT_EAGAIN when none is ready, CT_EOF after a drain once every file was
+ * received; on an encoding error its CT_E* code (the frames encoded with it
+ * give no file; ct_jpeg_encoder_error says what went wrong).
+ */
+CT_API int ct_jpeg_receive_frame(ct_jpeg_encoder *encoder, ct_jpeg_output *out,
+                                 void **user);
+/* The frames waiting are encoded: every file becomes ready to receive.
+ * Sending again starts a new run of frames. */
+CT_API int ct_jpeg_encoder_drain(ct_jpeg_encoder *encoder);
+/* Forgets every frame sent and every file not received; the pixels of the
+ * frames sent are no longer read. */
+CT_API void ct_jpeg_encoder_reset(ct_jpeg_encoder *encoder);
+
+/* Frames encoded together (frames_in_flight as resolved, >= 1). */
+CT_API int ct_jpeg_encoder_frames_in_flight(const ct_jpeg_encoder *encoder);
+/* How many later frames a frame may wait for before its file is ready:
+ * frames_in_flight - 1. */
+CT_API int ct_jpeg_encoder_delay(const ct_jpeg_encoder *encoder);
+/* The message of the last error ("" if none). */
+CT_API const char *ct_jpeg_encoder_error(const ct_jpeg_encoder *encoder);
 
 #ifdef __cplusplus
 }
