@@ -1,0 +1,131 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Installs the build into a temporary directory and uses it as a user
+# would: builds consumer.c against the installed ctcore with the flags of
+# `pkg-config ctcore`, once with the shared library and once with the
+# static one, runs both, and checks that the installed plugin exports only
+# its descriptor.
+#
+# install.sh MESON BUILD_DIR SOURCE_DIR LIBDIR PLUGIN_DIR [CFLAG...]
+#   MESON       the meson that configured BUILD_DIR
+#   LIBDIR      the absolute libdir (prefix included)
+#   PLUGIN_DIR  the absolute plugin directory, or "" without the plugin
+#   CFLAG...    compiler and linker flags the build itself uses (sanitizers)
+#
+# Exits 77 (a skip for meson test) when a tool it needs is missing.
+set -eu
+
+meson=$1
+build_dir=$2
+source_dir=$3
+libdir=$4
+plugin_dir=$5
+shift 5
+
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+
+cc=${CC:-cc}
+command -v "$cc" >/dev/null 2>&1 || skip "no C compiler ($cc) to build a ctcore user"
+command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config to read ctcore.pc"
+command -v nm >/dev/null 2>&1 || skip "no nm to list the plugin's exports"
+command -v readelf >/dev/null 2>&1 || skip "no readelf to list what a program needs"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ct-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+destdir=$tmp/root
+
+# --no-rebuild: meson test has built everything; a rebuild from inside a
+# test would race the other tests.
+"$meson" install -C "$build_dir" --destdir "$destdir" --no-rebuild --quiet \
+    >"$tmp/install.log" 2>&1 || {
+    cat "$tmp/install.log"
+    echo "FAIL: meson install"
+    exit 1
+}
+
+# Only the installed ctcore.pc, with its paths inside the destdir.
+PKG_CONFIG_LIBDIR=$destdir$libdir/pkgconfig
+PKG_CONFIG_SYSROOT_DIR=$destdir
+export PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
+unset PKG_CONFIG_PATH
+
+pkg-config --exists ctcore || {
+    echo "FAIL: no ctcore.pc under $PKG_CONFIG_LIBDIR"
+    exit 1
+}
+echo "ctcore $(pkg-config --modversion ctcore)"
+
+# The public headers must compile without a warning in a user's program.
+# Shared: the program needs libctcore.so.N at run time.
+cflags=$(pkg-config --cflags ctcore)
+libs=$(pkg-config --libs ctcore)
+echo "shared: $cc ... $cflags $libs"
+# shellcheck disable=SC2086
+"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-shared" "$source_dir/consumer.c" \
+    $cflags $libs "$@"
+soname=$(readelf -d "$destdir$libdir/libctcore.so" |
+    sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
+needs_ctcore() {
+    readelf -d "$1" | grep -q "(NEEDED).*\[$soname\]"
+}
+[ -n "$soname" ] && [ -f "$destdir$libdir/$soname" ] || {
+    echo "FAIL: libctcore.so has no SONAME, or none installed ($soname)"
+    exit 1
+}
+needs_ctcore "$tmp/consumer-shared" || {
+    echo "FAIL: the shared build does not need $soname"
+    exit 1
+}
+echo "shared: needs $soname"
+LD_LIBRARY_PATH=$destdir$libdir "$tmp/consumer-shared"
+
+# Static: libctcore.a, with its Libs.private (libm, pthreads); libc stays
+# shared.
+cflags=$(pkg-config --static --cflags ctcore)
+libs=$(pkg-config --static --libs ctcore)
+echo "static: $cc ... $cflags $libs"
+static_libs=
+for flag in $libs; do
+    if [ "$flag" = -lctcore ]; then
+        flag="-Wl,-Bstatic -lctcore -Wl,-Bdynamic"
+    fi
+    static_libs="$static_libs $flag"
+done
+# shellcheck disable=SC2086
+"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-static" "$source_dir/consumer.c" \
+    $cflags $static_libs "$@"
+if needs_ctcore "$tmp/consumer-static"; then
+    echo "FAIL: the static build needs $soname"
+    exit 1
+fi
+echo "static: needs no $soname"
+env -u LD_LIBRARY_PATH "$tmp/consumer-static"
+
+if [ -z "$plugin_dir" ]; then
+    echo "plugin: not built, not checked"
+    exit 0
+fi
+plugin=$destdir$plugin_dir/libgstct.so
+[ -f "$plugin" ] || {
+    echo "FAIL: no plugin at $plugin"
+    exit 1
+}
+# What GST_PLUGIN_DEFINE exports: the descriptor and, for static
+# registration, its register function.
+exports=$(nm -D --defined-only "$plugin" | awk '{ print $3 }' | sort)
+unexpected=$(printf '%s\n' "$exports" | grep -v -x -e gst_plugin_ct_get_desc \
+    -e gst_plugin_ct_register || true)
+echo "plugin exports:" $exports
+if [ -n "$unexpected" ]; then
+    echo "FAIL: the plugin exports more than its descriptor:" $unexpected
+    exit 1
+fi
+printf '%s\n' "$exports" | grep -q -x gst_plugin_ct_get_desc || {
+    echo "FAIL: the plugin does not export gst_plugin_ct_get_desc"
+    exit 1
+}
+echo "install: OK"
