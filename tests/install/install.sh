@@ -58,6 +58,23 @@ pkg-config --exists ctcore || {
     exit 1
 }
 echo "ctcore $(pkg-config --modversion ctcore)"
+includedir=$(pkg-config --cflags-only-I ctcore | sed 's/^ *-I//; s/ *$//')
+[ -f "$includedir/ctcore/ctcore.h" ] || {
+    echo "FAIL: no ctcore/ctcore.h in $includedir"
+    exit 1
+}
+
+# The shared library exports the CT_API functions of the installed
+# headers, nothing else.
+lib_exports=$(nm -D --defined-only "$destdir$libdir/libctcore.so" |
+    awk '{ print $3 }' | sort)
+for symbol in $lib_exports; do
+    grep -q "^CT_API .*[ *]$symbol(" "$includedir"/ctcore/*.h || {
+        echo "FAIL: libctcore.so exports $symbol, no CT_API declaration"
+        exit 1
+    }
+done
+echo "libctcore.so exports $(printf '%s\n' "$lib_exports" | wc -l) CT_API functions"
 
 # The public headers must compile without a warning in a user's program.
 # Shared: the program needs libctcore.so.N at run time.
