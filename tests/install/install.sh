@@ -4,11 +4,13 @@
 # Installs the build into a temporary directory and uses it as a user
 # would: builds consumer.c against the installed ctcore with the flags of
 # `pkg-config ctcore`, once with the shared library and once with the
-# static one, runs both, and checks that the installed plugin exports only
-# its descriptor.
+# static one, and runs both; checks that the shared library exports only
+# the CT_API functions of the installed headers, and the installed plugin
+# only its descriptor.
 #
 # install.sh MESON BUILD_DIR SOURCE_DIR LIBDIR PLUGIN_DIR [CFLAG...]
 #   MESON       the meson that configured BUILD_DIR
+#   SOURCE_DIR  the folder of this script and consumer.c
 #   LIBDIR      the absolute libdir (prefix included)
 #   PLUGIN_DIR  the absolute plugin directory, or "" without the plugin
 #   CFLAG...    compiler and linker flags the build itself uses (sanitizers)
@@ -74,25 +76,38 @@ for symbol in $lib_exports; do
         exit 1
     }
 done
+[ -n "$lib_exports" ] || {
+    echo "FAIL: libctcore.so exports nothing"
+    exit 1
+}
 echo "libctcore.so exports $(printf '%s\n' "$lib_exports" | wc -l) CT_API functions"
 
-# The public headers must compile without a warning in a user's program.
+# consumer.c to the program $1, with the flags that follow (and the
+# build's own). The public headers must compile without a warning.
+build_consumer() {
+    output=$1
+    shift
+    # shellcheck disable=SC2086
+    "$cc" -std=c11 -Wall -Wextra -Werror -o "$output" \
+        "$source_dir/consumer.c" "$@" $extra_flags
+}
+extra_flags="$*"
+
 # Shared: the program needs libctcore.so.N at run time.
 cflags=$(pkg-config --cflags ctcore)
 libs=$(pkg-config --libs ctcore)
-echo "shared: $cc ... $cflags $libs"
+echo "shared: $cc consumer.c $cflags $libs"
 # shellcheck disable=SC2086
-"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-shared" "$source_dir/consumer.c" \
-    $cflags $libs "$@"
+build_consumer "$tmp/consumer-shared" $cflags $libs
 soname=$(readelf -d "$destdir$libdir/libctcore.so" |
     sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p')
 needs_ctcore() {
     readelf -d "$1" | grep -q "(NEEDED).*\[$soname\]"
 }
-[ -n "$soname" ] && [ -f "$destdir$libdir/$soname" ] || {
+if [ -z "$soname" ] || [ ! -f "$destdir$libdir/$soname" ]; then
     echo "FAIL: libctcore.so has no SONAME, or none installed ($soname)"
     exit 1
-}
+fi
 needs_ctcore "$tmp/consumer-shared" || {
     echo "FAIL: the shared build does not need $soname"
     exit 1
@@ -104,7 +119,7 @@ LD_LIBRARY_PATH=$destdir$libdir "$tmp/consumer-shared"
 # shared.
 cflags=$(pkg-config --static --cflags ctcore)
 libs=$(pkg-config --static --libs ctcore)
-echo "static: $cc ... $cflags $libs"
+echo "static: $cc consumer.c $cflags $libs"
 static_libs=
 for flag in $libs; do
     if [ "$flag" = -lctcore ]; then
@@ -113,8 +128,7 @@ for flag in $libs; do
     static_libs="$static_libs $flag"
 done
 # shellcheck disable=SC2086
-"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/consumer-static" "$source_dir/consumer.c" \
-    $cflags $static_libs "$@"
+build_consumer "$tmp/consumer-static" $cflags $static_libs
 if needs_ctcore "$tmp/consumer-static"; then
     echo "FAIL: the static build needs $soname"
     exit 1
@@ -136,9 +150,10 @@ plugin=$destdir$plugin_dir/libgstct.so
 exports=$(nm -D --defined-only "$plugin" | awk '{ print $3 }' | sort)
 unexpected=$(printf '%s\n' "$exports" | grep -v -x -e gst_plugin_ct_get_desc \
     -e gst_plugin_ct_register || true)
-echo "plugin exports:" $exports
+echo "plugin exports: $(printf '%s\n' "$exports" | tr '\n' ' ')"
 if [ -n "$unexpected" ]; then
-    echo "FAIL: the plugin exports more than its descriptor:" $unexpected
+    echo "FAIL: the plugin exports more than its descriptor:"
+    printf '%s\n' "$unexpected"
     exit 1
 fi
 printf '%s\n' "$exports" | grep -q -x gst_plugin_ct_get_desc || {
