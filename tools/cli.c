@@ -7,16 +7,33 @@
 
 #include <string.h>
 
-int ct_cli_parse(const ct_cli *cli, void *flags, ct_cli_args *args, int argc,
-                 char **argv)
+#include "cjpegli_flags.h"
+#include "lame_flags.h"
+
+int ct_cli_cjpegli_flag(void *encoder_flags, int argc, char **argv, int *i,
+                        char *errbuf, size_t errbuf_size)
+{
+    return ct_cjpegli_flags_parse(encoder_flags, argc, argv, i, errbuf,
+                                  errbuf_size);
+}
+
+int ct_cli_lame_flag(void *encoder_flags, int argc, char **argv, int *i,
+                     char *errbuf, size_t errbuf_size)
+{
+    return ct_lame_flags_parse(encoder_flags, argc, argv, i, errbuf,
+                               errbuf_size);
+}
+
+int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
+                 ct_cli_args *args, int argc, char **argv)
 {
     const char *positional[2];
     int num_positional = 0;
     char err[256];
     args->quiet = 0;
     for (int i = 1; i < argc;) {
-        const int r = cli->parse_encoder_flag(flags, argc, argv, &i, err,
-                                              sizeof(err));
+        const int r = cli->parse_encoder_flag(encoder_flags, argc, argv, &i,
+                                              err, sizeof(err));
         if (r < 0) {
             fprintf(stderr, "%s: %s\n", cli->name, err);
             return 1;
@@ -24,7 +41,7 @@ int ct_cli_parse(const ct_cli *cli, void *flags, ct_cli_args *args, int argc,
         if (r > 0)
             continue;
         const char *arg = argv[i++];
-        const int t = cli->parse_tool_flag(flags, arg, argc, argv, &i);
+        const int t = cli->parse_tool_flag(tool_flags, arg, argc, argv, &i);
         if (t < 0)
             return 1;
         if (t > 0)
@@ -52,4 +69,21 @@ int ct_cli_parse(const ct_cli *cli, void *flags, ct_cli_args *args, int argc,
     args->input = positional[0];
     args->output = positional[1];
     return CT_CLI_RUN;
+}
+
+int ct_cli_parse_encoder_flags(ct_cli_encoder_flag_fn parse,
+                               void *encoder_flags, int first, int argc,
+                               char **argv)
+{
+    char err[512];
+    for (int i = first; i < argc;) {
+        const int r = parse(encoder_flags, argc, argv, &i, err, sizeof(err));
+        if (r == 0)
+            snprintf(err, sizeof(err), "unknown flag '%s'", argv[i]);
+        if (r <= 0) {
+            fprintf(stderr, "%s\n", err);
+            return -1;
+        }
+    }
+    return 0;
 }

@@ -89,10 +89,10 @@ typedef struct ctjpeg_flags {
     int sequential;
 } ctjpeg_flags;
 
-static int parse_tool_flag(void *flags, const char *arg, int argc, char **argv,
-                           int *i)
+static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
+                           char **argv, int *i)
 {
-    ctjpeg_flags *f = flags;
+    ctjpeg_flags *f = tool_flags;
     const char *value;
     char *end;
     if (strcmp(arg, "--sequential") == 0) {
@@ -120,15 +120,7 @@ static int parse_tool_flag(void *flags, const char *arg, int argc, char **argv,
     return 1;
 }
 
-static int parse_encoder_flag(void *flags, int argc, char **argv, int *i,
-                              char *errbuf, size_t errbuf_size)
-{
-    ctjpeg_flags *f = flags;
-    return ct_cjpegli_flags_parse(&f->cjpegli, argc, argv, i, errbuf,
-                                  errbuf_size);
-}
-
-static const ct_cli ctjpeg_cli = {"ctjpeg", usage, parse_encoder_flag,
+static const ct_cli ctjpeg_cli = {"ctjpeg", usage, ct_cli_cjpegli_flag,
                                  parse_tool_flag};
 
 int main(int argc, char **argv)
@@ -136,7 +128,8 @@ int main(int argc, char **argv)
     char err[256];
     ctjpeg_flags tool = {.num_reps = 1};
     ct_cjpegli_flags_init(&tool.cjpegli);
-    int status = ct_cli_parse(&ctjpeg_cli, &tool, &tool.args, argc, argv);
+    int status =
+        ct_cli_parse(&ctjpeg_cli, &tool.cjpegli, &tool, &tool.args, argc, argv);
     if (status != CT_CLI_RUN)
         return status;
     if (tool.sequential && tool.threads_set) {

@@ -82,17 +82,10 @@ typedef struct ctlame_flags {
     int threads;
 } ctlame_flags;
 
-static int parse_encoder_flag(void *flags, int argc, char **argv, int *i,
-                              char *errbuf, size_t errbuf_size)
+static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
+                           char **argv, int *i)
 {
-    ctlame_flags *f = flags;
-    return ct_lame_flags_parse(&f->lame, argc, argv, i, errbuf, errbuf_size);
-}
-
-static int parse_tool_flag(void *flags, const char *arg, int argc, char **argv,
-                           int *i)
-{
-    ctlame_flags *f = flags;
+    ctlame_flags *f = tool_flags;
     if (strcmp(arg, "--sequential") == 0) {
         f->threads = 1;
         return 1;
@@ -112,7 +105,7 @@ static int parse_tool_flag(void *flags, const char *arg, int argc, char **argv,
     return 1;
 }
 
-static const ct_cli ctlame_cli = {"ctlame", usage, parse_encoder_flag,
+static const ct_cli ctlame_cli = {"ctlame", usage, ct_cli_lame_flag,
                                  parse_tool_flag};
 
 int main(int argc, char **argv)
@@ -120,7 +113,8 @@ int main(int argc, char **argv)
     char err[256] = "";
     ctlame_flags tool = {.threads = 0};
     ct_lame_flags_init(&tool.lame);
-    int status = ct_cli_parse(&ctlame_cli, &tool, &tool.args, argc, argv);
+    int status =
+        ct_cli_parse(&ctlame_cli, &tool.lame, &tool, &tool.args, argc, argv);
     if (status != CT_CLI_RUN)
         return status;
     const char *in_path = tool.args.input, *out_path = tool.args.output;
