@@ -1,7 +1,8 @@
 /*
- * What the ct elements share: the worker pool behind their threads
- * property, the SIMD property of encoders whose SIMD level changes only the
- * speed, and ctcore's error codes posted as GStreamer errors.
+ * What the ct elements share: the worker pools behind their threads
+ * property (threads=0: one pool for the whole process), the SIMD property
+ * of encoders whose SIMD level changes only the speed, and ctcore's error
+ * codes posted as GStreamer errors.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -32,10 +33,11 @@ gst_ct_element_init_debug (void)
  * @prop_id: the id the element's get_property and set_property know the
  *     property by
  *
- * Installs the "threads" property: the size of the element's worker pool,
- * an int from 0 (one worker per online CPU, the default) to
- * %GST_CT_ELEMENT_MAX_THREADS, read by gst_ct_element_start_pool(), so
- * that it can only change in the NULL and READY states.
+ * Installs the "threads" property: an int from 0 (the default: the pool
+ * shared by every ct element of the process, one worker per online CPU)
+ * to %GST_CT_ELEMENT_MAX_THREADS (a pool of the element's own of that
+ * many workers), read by gst_ct_element_start_pool(), so that it can only
+ * change in the NULL and READY states.
  */
 void
 gst_ct_element_install_threads_property (GObjectClass * gobject_class,
@@ -43,12 +45,62 @@ gst_ct_element_install_threads_property (GObjectClass * gobject_class,
 {
   g_object_class_install_property (gobject_class, prop_id,
       g_param_spec_int ("threads", "Threads",
-          "Worker threads, the streaming thread included: 0 = one per "
-          "online CPU, 1 = all the work on the streaming thread; read when "
-          "the element starts; the output bytes do not depend on it",
+          "Worker threads, the streaming thread included: 0 = the pool "
+          "shared by every ct element of the process (one worker per online "
+          "CPU), N = a pool of N of the element's own, 1 = all the work on "
+          "the streaming thread; read when the element starts; the output "
+          "bytes do not depend on it",
           0, GST_CT_ELEMENT_MAX_THREADS, GST_CT_ELEMENT_DEFAULT_THREADS,
           G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
           GST_PARAM_MUTABLE_READY));
+}
+
+/* The process-wide pool behind threads=0: created by the first element
+ * that starts with it, shared by every ct element that starts with it
+ * while it lives, released when the last of them stops. Its users hold a
+ * reference each; the count says when to drop the reference kept here. */
+static GMutex shared_pool_lock;
+static ct_pool *shared_pool;
+static guint shared_pool_users;
+
+static ct_pool *
+gst_ct_element_acquire_shared_pool (void)
+{
+  ct_pool *pool = NULL;
+
+  g_mutex_lock (&shared_pool_lock);
+  if (!shared_pool)
+    shared_pool = ct_pool_new (0);
+  if (shared_pool) {
+    shared_pool_users++;
+    pool = ct_pool_ref (shared_pool);
+  }
+  g_mutex_unlock (&shared_pool_lock);
+  return pool;
+}
+
+/* Whether *pool was the shared pool; if so, drops its reference. */
+static gboolean
+gst_ct_element_release_shared_pool (ct_pool ** pool)
+{
+  ct_pool *last = NULL;
+
+  g_mutex_lock (&shared_pool_lock);
+  if (!shared_pool || *pool != shared_pool) {
+    g_mutex_unlock (&shared_pool_lock);
+    return FALSE;
+  }
+  if (--shared_pool_users == 0) {
+    last = shared_pool;
+    shared_pool = NULL;
+  }
+  g_mutex_unlock (&shared_pool_lock);
+
+  /* Outside the lock: the last reference joins the workers. */
+  g_clear_pointer (pool, ct_pool_unref);
+  if (last)
+    ct_pool_unref (last);
+  return TRUE;
 }
 
 /**
@@ -57,8 +109,11 @@ gst_ct_element_install_threads_property (GObjectClass * gobject_class,
  * @threads: the element's threads property, read under the object lock
  * @pool: (out): where the pool goes
  *
- * Creates the element's worker pool of *@threads workers, for its start
- * vfunc. On failure, posts an error message.
+ * Gives the element its worker pool, for its start vfunc: with *@threads
+ * 0, a reference to the pool shared by every ct element of the process
+ * (one worker per online CPU, created by the first element that needs it);
+ * else a pool of its own of *@threads workers. On failure, posts an error
+ * message.
  *
  * Returns: %TRUE with *@pool set, %FALSE on failure.
  */
@@ -73,14 +128,14 @@ gst_ct_element_start_pool (GstElement * element, const gint * threads,
   n = *threads;
   GST_OBJECT_UNLOCK (element);
 
-  *pool = ct_pool_new (n);
+  *pool = n == 0 ? gst_ct_element_acquire_shared_pool () : ct_pool_new (n);
   if (!*pool) {
     GST_CT_ELEMENT_ERROR (element, CT_ENOMEM, NULL, "ct_pool_new",
         "Cannot start a pool of %d worker thread(s)", n);
     return FALSE;
   }
-  GST_DEBUG_OBJECT (element, "pool of %d worker thread(s)",
-      ct_pool_threads (*pool));
+  GST_DEBUG_OBJECT (element, "%s pool of %d worker thread(s)",
+      n == 0 ? "the shared" : "its own", ct_pool_threads (*pool));
   return TRUE;
 }
 
@@ -88,13 +143,15 @@ gst_ct_element_start_pool (GstElement * element, const gint * threads,
  * gst_ct_element_stop_pool:
  * @pool: the pool gst_ct_element_start_pool() set, or %NULL
  *
- * Releases the element's worker pool, for its stop vfunc: the workers end
- * once the encoders that hold a reference to the pool are freed.
+ * Releases the element's worker pool, for its stop vfunc, once the element
+ * has freed the encoders that use it: its own pool's workers end, and the
+ * shared pool's once the last element that uses it has stopped.
  */
 void
 gst_ct_element_stop_pool (ct_pool ** pool)
 {
-  g_clear_pointer (pool, ct_pool_unref);
+  if (*pool && !gst_ct_element_release_shared_pool (pool))
+    g_clear_pointer (pool, ct_pool_unref);
 }
 
 /**

@@ -1,7 +1,8 @@
 /*
- * What the ct elements share: the worker pool behind their threads
- * property, the SIMD property of encoders whose SIMD level changes only the
- * speed, and ctcore's error codes posted as GStreamer errors.
+ * What the ct elements share: the worker pools behind their threads
+ * property (threads=0: one pool for the whole process), the SIMD property
+ * of encoders whose SIMD level changes only the speed, and ctcore's error
+ * codes posted as GStreamer errors.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -15,7 +16,7 @@
 
 G_BEGIN_DECLS
 
-/* threads = 0: one worker per online CPU. */
+/* threads = 0: the pool shared by the process, one worker per online CPU. */
 #define GST_CT_ELEMENT_DEFAULT_THREADS 0
 #define GST_CT_ELEMENT_MAX_THREADS 1024
 

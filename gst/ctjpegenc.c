@@ -185,7 +185,7 @@ gst_ct_jpeg_enc_simd_get_type (void)
 
 #define gst_ct_jpeg_enc_parent_class parent_class
 G_DEFINE_TYPE (GstCtJpegEnc, gst_ct_jpeg_enc, GST_TYPE_VIDEO_ENCODER);
-GST_ELEMENT_REGISTER_DEFINE (ctjpegenc, "ctjpegenc", GST_RANK_NONE,
+GST_ELEMENT_REGISTER_DEFINE (ctjpegenc, "ctjpegenc", GST_RANK_SECONDARY,
     GST_TYPE_CT_JPEG_ENC);
 
 static void

@@ -74,6 +74,10 @@ typedef enum
 #define DEFAULT_REPLAYGAIN TRUE
 #define DEFAULT_LAMETAG TRUE
 #define DEFAULT_SIMD CT_SIMD_AUTO
+/* On a live source, a ring of 4 frames: about 100 ms at 44.1 kHz on top of
+ * lamemp3enc's latency. */
+#define DEFAULT_LIVE_FRAMES_IN_FLIGHT 4
+#define MAX_LIVE_FRAMES_IN_FLIGHT 128
 
 /* lame -q for the engine qualities, as lamemp3enc maps them; -1 leaves
  * LAME's default. */
@@ -93,6 +97,7 @@ enum
   PROP_LAMETAG,
   PROP_SIMD,
   PROP_THREADS,
+  PROP_LIVE_FRAMES_IN_FLIGHT,
 };
 
 struct _GstCtLameEnc
@@ -111,6 +116,7 @@ struct _GstCtLameEnc
   gboolean lametag;
   ct_simd simd;
   gint threads;                 /* read at start */
+  gint live_frames_in_flight;
 
   /* Streaming thread only. */
   ct_pool *pool;                /* from start to stop */
@@ -118,7 +124,10 @@ struct _GstCtLameEnc
   gint in_rate;
   gint out_rate;                /* differs when LAME resamples */
   gint channels;
-  gboolean lametag_on;          /* of the current encoder */
+  gboolean lametag_on;          /* of the current encoder: the property,
+                                 * and downstream can take the final tag
+                                 * at byte 0 */
+  GstClockTime placeholder_pts;
   guint64 packets;              /* received since the stream started */
   gsize placeholder_size;       /* of the tag frame, its first packet;
                                  * 0 without a tag */
@@ -195,7 +204,8 @@ gst_ct_lame_enc_engine_quality_get_type (void)
 
 #define gst_ct_lame_enc_parent_class parent_class
 G_DEFINE_TYPE (GstCtLameEnc, gst_ct_lame_enc, GST_TYPE_AUDIO_ENCODER);
-GST_ELEMENT_REGISTER_DEFINE (ctlameenc, "ctlameenc", GST_RANK_NONE,
+/* Above lamemp3enc (primary): the same format, lame's bytes, faster. */
+GST_ELEMENT_REGISTER_DEFINE (ctlameenc, "ctlameenc", GST_RANK_PRIMARY + 1,
     GST_TYPE_CT_LAME_ENC);
 
 static void
@@ -235,6 +245,9 @@ gst_ct_lame_enc_set_property (GObject * object, guint prop_id,
       break;
     case PROP_THREADS:
       self->threads = g_value_get_int (value);
+      break;
+    case PROP_LIVE_FRAMES_IN_FLIGHT:
+      self->live_frames_in_flight = g_value_get_int (value);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -280,6 +293,9 @@ gst_ct_lame_enc_get_property (GObject * object, guint prop_id,
       break;
     case PROP_THREADS:
       g_value_set_int (value, self->threads);
+      break;
+    case PROP_LIVE_FRAMES_IN_FLIGHT:
+      g_value_set_int (value, self->live_frames_in_flight);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -358,6 +374,149 @@ mpeg_audio_version (gint rate)
   return rate >= 32000 ? 1 : rate >= 16000 ? 2 : 3;
 }
 
+/* How far downstream gst_ct_lame_enc_rewrites_byte_0() follows the
+ * stream, pads of bins included, before it gives up. */
+#define MAX_DOWNSTREAM_HOPS 32
+
+/* The pad that the data sent to @pad goes on to, for the element walk
+ * below: the target of a bin's ghost pad, the ghost pad on the far side of
+ * a bin's internal pad. Takes @pad's reference; NULL at a dead end. */
+static GstPad *
+resolve_pad (GstPad * pad)
+{
+  while (pad) {
+    GstPad *next;
+
+    if (GST_IS_GHOST_PAD (pad)) {
+      next = gst_ghost_pad_get_target (GST_GHOST_PAD (pad));
+    } else if (GST_IS_PROXY_PAD (pad)) {
+      GstProxyPad *ghost = gst_proxy_pad_get_internal (GST_PROXY_PAD (pad));
+
+      next = ghost ? gst_pad_get_peer (GST_PAD (ghost)) : NULL;
+      if (ghost)
+        gst_object_unref (ghost);
+    } else {
+      return pad;
+    }
+    gst_object_unref (pad);
+    pad = next;
+  }
+  return NULL;
+}
+
+/* The peer of @element's only source pad; NULL with none or several. */
+static GstPad *
+only_downstream_peer (GstElement * element)
+{
+  GstPad *peer = NULL;
+
+  GST_OBJECT_LOCK (element);
+  if (element->numsrcpads == 1)
+    peer = gst_pad_get_peer (GST_PAD (element->srcpads->data));
+  GST_OBJECT_UNLOCK (element);
+  return peer;
+}
+
+/*
+ * Whether the final tag, sent again at byte 0 at EOS, lands over the
+ * placeholder in the output: downstream says it can seek in bytes
+ * (filesink on a file; not a pipe, fakesink or appsink), and every element
+ * on the way keeps the bytes as they are. Muxers and parsers answer
+ * with their own downstream's seekability but take a BYTES segment as more
+ * of the stream (mp4mux, matroskamux, avimux, mpegaudioparse), and
+ * xingmux writes a Xing frame of its own: no tag frame behind them, so
+ * that the file never has two. A tag muxer (id3v2mux, apev2mux: a
+ * formatter, not a muxer) moves the rewrite past its tag; queue,
+ * capsfilter and the like pass it on.
+ */
+static gboolean
+gst_ct_lame_enc_rewrites_byte_0 (GstCtLameEnc * self)
+{
+  GstPad *srcpad = GST_AUDIO_ENCODER_SRC_PAD (self);
+  GstQuery *query;
+  GstPad *pad;
+  gboolean seekable = FALSE, rewrites = FALSE;
+  gint hops;
+
+  query = gst_query_new_seeking (GST_FORMAT_BYTES);
+  if (gst_pad_peer_query (srcpad, query))
+    gst_query_parse_seeking (query, NULL, &seekable, NULL, NULL);
+  gst_query_unref (query);
+  if (!seekable)
+    return FALSE;
+
+  pad = resolve_pad (gst_pad_get_peer (srcpad));
+  for (hops = 0; pad && hops < MAX_DOWNSTREAM_HOPS; hops++) {
+    GstElement *element = gst_pad_get_parent_element (pad);
+    const gchar *klass;
+
+    gst_object_unref (pad);
+    pad = NULL;
+    if (!element) {
+      /* A pad of no element (an application's, a test harness'): its
+       * answer is all there is to know. */
+      rewrites = TRUE;
+      break;
+    }
+    klass = gst_element_get_metadata (element, GST_ELEMENT_METADATA_KLASS);
+    if (klass && (strstr (klass, "Muxer") || strstr (klass, "Parser"))) {
+      GST_INFO_OBJECT (self, "%s (%s) downstream takes no rewrite at byte 0",
+          GST_OBJECT_NAME (element), klass);
+    } else if (GST_OBJECT_FLAG_IS_SET (element, GST_ELEMENT_FLAG_SINK)) {
+      rewrites = TRUE;
+    } else {
+      pad = resolve_pad (only_downstream_peer (element));
+    }
+    gst_object_unref (element);
+  }
+  if (pad)
+    gst_object_unref (pad);
+  return rewrites;
+}
+
+/* Whether upstream is live: then the frames in flight are bounded. */
+static gboolean
+gst_ct_lame_enc_upstream_is_live (GstCtLameEnc * self)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (GST_AUDIO_ENCODER_SINK_PAD (self), query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
+/*
+ * ctcore's encoder on a ring of a chosen size. ctcore/mp3.h has no public
+ * way to choose it yet: this is the internal entry its tests use
+ * (ctcore/mp3/graph.h), linked from the static ctcore the plugin carries,
+ * until ct_mp3_settings can say it.
+ */
+int ct_mp3_encoder_new_ring (ct_pool * pool, const ct_mp3_settings * settings,
+    size_t ring, ct_mp3_encoder ** encoder, char *errbuf, size_t errbuf_size);
+
+/* The stream's encoder: on a live source, a ring of live-frames-in-flight
+ * frames at most, where the pool has workers to run it. */
+static int
+gst_ct_lame_enc_new_encoder (GstCtLameEnc * self,
+    const ct_mp3_settings * settings, ct_mp3_encoder ** encoder, char *err,
+    size_t err_size)
+{
+  gint ring;
+
+  GST_OBJECT_LOCK (self);
+  ring = self->live_frames_in_flight;
+  GST_OBJECT_UNLOCK (self);
+  if (ct_pool_threads (self->pool) > 1
+      && gst_ct_lame_enc_upstream_is_live (self)) {
+    GST_DEBUG_OBJECT (self, "live upstream: a ring of %d frame(s)", ring);
+    return ct_mp3_encoder_new_ring (self->pool, settings, ring, encoder, err,
+        err_size);
+  }
+  return ct_mp3_encoder_new (self->pool, settings, encoder, err, err_size);
+}
+
 static gboolean
 gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
 {
@@ -377,7 +536,14 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   gst_ct_lame_enc_get_settings (self, &settings);
   settings.sample_rate = GST_AUDIO_INFO_RATE (info);
   settings.channels = GST_AUDIO_INFO_CHANNELS (info);
-  r = ct_mp3_encoder_new (self->pool, &settings, &mp3_encoder, err,
+  /* Where the final tag cannot go to byte 0, no tag frame at all, as lame
+   * writes into a pipe: the bytes of lame -t. */
+  if (settings.lametag && !gst_ct_lame_enc_rewrites_byte_0 (self)) {
+    GST_INFO_OBJECT (self, "downstream cannot take the final LAME tag at "
+        "byte 0: no tag frame (as lame -t)");
+    settings.lametag = 0;
+  }
+  r = gst_ct_lame_enc_new_encoder (self, &settings, &mp3_encoder, err,
       sizeof (err));
   if (r < 0) {
     GST_CT_ELEMENT_ERROR (self, r, err, "ct_mp3_encoder_new",
@@ -469,8 +635,9 @@ gst_ct_lame_enc_push_packets (GstCtLameEnc * self)
   return GST_FLOW_OK;
 }
 
-/* Sends the final tag frame over the placeholder, where downstream can
- * seek: a BYTES segment from 0, then the frame, as xingmux does. */
+/* Sends the final tag frame over the placeholder, downstream having said
+ * at the start that it can take it (gst_ct_lame_enc_rewrites_byte_0()): a
+ * BYTES segment from 0, then the frame, as xingmux does. */
 static GstFlowReturn
 gst_ct_lame_enc_rewrite_lametag (GstCtLameEnc * self)
 {
@@ -478,8 +645,6 @@ gst_ct_lame_enc_rewrite_lametag (GstCtLameEnc * self)
   ct_mp3_packet tag;
   GstSegment segment;
   GstBuffer *buffer;
-  GstQuery *query;
-  gboolean seekable = FALSE;
   int r;
 
   r = ct_mp3_lametag (self->encoder, &tag);
@@ -496,24 +661,16 @@ gst_ct_lame_enc_rewrite_lametag (GstCtLameEnc * self)
     return GST_FLOW_ERROR;
   }
 
-  query = gst_query_new_seeking (GST_FORMAT_BYTES);
-  if (gst_pad_peer_query (srcpad, query))
-    gst_query_parse_seeking (query, NULL, &seekable, NULL, NULL);
-  gst_query_unref (query);
-  if (!seekable) {
-    GST_WARNING_OBJECT (self, "downstream cannot seek: the LAME tag stays "
-        "the placeholder (no length, gapless or ReplayGain information)");
-    return GST_FLOW_OK;
-  }
-
   GST_DEBUG_OBJECT (self, "writing the final LAME tag at byte 0");
   gst_segment_init (&segment, GST_FORMAT_BYTES);
   if (!gst_pad_push_event (srcpad, gst_event_new_segment (&segment))) {
-    GST_WARNING_OBJECT (self, "downstream refused the seek to byte 0: the "
-        "LAME tag stays the placeholder");
+    GST_ELEMENT_WARNING (self, STREAM, ENCODE, ("Downstream refused the "
+            "rewrite at byte 0: the LAME tag stays the placeholder"), (NULL));
     return GST_FLOW_OK;
   }
   buffer = gst_buffer_new_memdup (tag.data, tag.size);
+  GST_BUFFER_PTS (buffer) = GST_BUFFER_DTS (buffer) = self->placeholder_pts;
+  GST_BUFFER_DURATION (buffer) = 0;
   GST_BUFFER_OFFSET (buffer) = 0;
   GST_BUFFER_FLAG_SET (buffer, GST_BUFFER_FLAG_HEADER);
   return gst_pad_push (srcpad, buffer);
@@ -597,6 +754,20 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
   return gst_ct_lame_enc_push_packets (self);
 }
 
+/* The tag placeholder decodes to no audio: it lasts nothing, at the time
+ * of the first samples, which the final tag gets again. */
+static GstFlowReturn
+gst_ct_lame_enc_pre_push (GstAudioEncoder * encoder, GstBuffer ** buffer)
+{
+  GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
+
+  if (GST_BUFFER_FLAG_IS_SET (*buffer, GST_BUFFER_FLAG_HEADER)) {
+    GST_BUFFER_DURATION (*buffer) = 0;
+    self->placeholder_pts = GST_BUFFER_PTS (*buffer);
+  }
+  return GST_FLOW_OK;
+}
+
 static void
 gst_ct_lame_enc_flush (GstAudioEncoder * encoder)
 {
@@ -608,12 +779,48 @@ gst_ct_lame_enc_flush (GstAudioEncoder * encoder)
   gst_ct_lame_enc_start_stream (self);
 }
 
+/*
+ * A TIME segment goes downstream without its stop: the last frames begin
+ * past the last input sample (they hold the encoder delay and LAME's
+ * padding), and a sink would drop them, out of the segment. The input is
+ * still clipped to the stop.
+ */
+static gboolean
+gst_ct_lame_enc_sink_segment (GstCtLameEnc * self, GstEvent * event)
+{
+  GstAudioEncoder *encoder = GST_AUDIO_ENCODER (self);
+  GstSegment segment;
+  GstEvent *open_ended;
+  guint64 stop;
+  gboolean ret;
+
+  gst_event_copy_segment (event, &segment);
+  if (segment.format != GST_FORMAT_TIME
+      || !GST_CLOCK_TIME_IS_VALID (segment.stop))
+    return GST_AUDIO_ENCODER_CLASS (parent_class)->sink_event (encoder, event);
+
+  stop = segment.stop;
+  segment.stop = GST_CLOCK_TIME_NONE;
+  open_ended = gst_event_new_segment (&segment);
+  gst_event_set_seqnum (open_ended, gst_event_get_seqnum (event));
+  gst_event_unref (event);
+
+  GST_AUDIO_ENCODER_STREAM_LOCK (encoder);
+  ret = GST_AUDIO_ENCODER_CLASS (parent_class)->sink_event (encoder,
+      open_ended);
+  encoder->input_segment.stop = stop;
+  GST_AUDIO_ENCODER_STREAM_UNLOCK (encoder);
+  return ret;
+}
+
 static gboolean
 gst_ct_lame_enc_sink_event (GstAudioEncoder * encoder, GstEvent * event)
 {
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
   gboolean ret;
 
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT)
+    return gst_ct_lame_enc_sink_segment (self, event);
   if (GST_EVENT_TYPE (event) != GST_EVENT_EOS)
     return GST_AUDIO_ENCODER_CLASS (parent_class)->sink_event (encoder, event);
 
@@ -709,6 +916,22 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
    * element reports. The output bytes do not depend on it.
    */
   gst_ct_element_install_threads_property (gobject_class, PROP_THREADS);
+  /**
+   * GstCtLameEnc:live-frames-in-flight:
+   *
+   * On a live source, the most frames the element encodes at once on its
+   * pool (the size of its frame ring), from 1 to 128, default 4: each one
+   * adds a frame's duration (26 ms at 44.1 kHz) to the latency, and lets
+   * one more worker encode; at 4, the reported latency is about 170 ms at
+   * 44.1 kHz. A source that is not live gets the pool's own ring (4
+   * frames per worker, 16 to 128). The output bytes do not depend on it.
+   */
+  g_object_class_install_property (gobject_class, PROP_LIVE_FRAMES_IN_FLIGHT,
+      g_param_spec_int ("live-frames-in-flight", "Live frames in flight",
+          "On a live source, the most frames encoded at once on the pool: "
+          "more uses more workers, each adds a frame's duration to the "
+          "latency; the output bytes do not depend on it", 1,
+          MAX_LIVE_FRAMES_IN_FLIGHT, DEFAULT_LIVE_FRAMES_IN_FLIGHT, flags));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -722,6 +945,7 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
   aenc_class->set_format = gst_ct_lame_enc_set_format;
   aenc_class->handle_frame = gst_ct_lame_enc_handle_frame;
   aenc_class->flush = gst_ct_lame_enc_flush;
+  aenc_class->pre_push = gst_ct_lame_enc_pre_push;
   aenc_class->sink_event = gst_ct_lame_enc_sink_event;
 
   GST_DEBUG_CATEGORY_INIT (gst_ct_lame_enc_debug, "ctlameenc", 0,
@@ -745,4 +969,5 @@ gst_ct_lame_enc_init (GstCtLameEnc * self)
   self->lametag = DEFAULT_LAMETAG;
   self->simd = DEFAULT_SIMD;
   self->threads = GST_CT_ELEMENT_DEFAULT_THREADS;
+  self->live_frames_in_flight = DEFAULT_LIVE_FRAMES_IN_FLIGHT;
 }
