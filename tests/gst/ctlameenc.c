@@ -1,8 +1,10 @@
 /*
  * ctlameenc element tests (GstHarness): caps per rate and channel count,
  * byte equality with the library for each property, state changes, flush,
- * EOS with no data, renegotiation, short streams, timestamps and the LAME
- * tag rewrite when downstream can seek.
+ * EOS with no data, renegotiation, short streams, timestamps, the LAME tag
+ * (none into a harness, which cannot seek; the tag frame and its rewrite
+ * when downstream can), segments without a stop downstream and the ring
+ * on a live source.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -47,7 +49,8 @@ raw_caps (gint rate, gint channels)
   return gst_audio_info_to_caps (&info);
 }
 
-/* The settings the element's defaults stand for. */
+/* The settings the element's defaults stand for, into a harness: it cannot
+ * seek, so no tag frame (lame -t). */
 static ct_mp3_settings
 default_settings (gint rate, gint channels)
 {
@@ -59,7 +62,7 @@ default_settings (gint rate, gint channels)
   s.quality = -1;
   s.mode = CT_MP3_MODE_DEFAULT;
   s.replaygain = 1;
-  s.lametag = 1;
+  s.lametag = 0;
   s.sample_rate = rate;
   s.channels = channels;
   return s;
@@ -312,19 +315,17 @@ GST_START_TEST (test_properties_map_to_lame_flags)
     gfloat vbr_quality;
     gint bitrate;
     gint quality;
-    gboolean replaygain, lametag;
+    gboolean replaygain;
   } cases[] = {
-    {"quality=2", CT_MP3_VBR, 2.0f, 0, -1, TRUE, TRUE},
-    {"quality=7.5", CT_MP3_VBR, 7.5f, 0, -1, TRUE, TRUE},
-    {"target=bitrate cbr=true bitrate=128", CT_MP3_CBR, 0, 128, -1, TRUE,
-        TRUE},
-    {"target=bitrate bitrate=160", CT_MP3_ABR, 0, 160, -1, TRUE, TRUE},
-    /* Resampled to 8 kHz, in frames too small for the tag. */
-    {"target=bitrate cbr=true bitrate=8", CT_MP3_CBR, 0, 8, -1, TRUE, TRUE},
-    {"encoding-engine-quality=high", CT_MP3_VBR, 4.0f, 0, 2, TRUE, TRUE},
-    {"encoding-engine-quality=fast", CT_MP3_VBR, 4.0f, 0, 7, TRUE, TRUE},
-    {"replaygain=false", CT_MP3_VBR, 4.0f, 0, -1, FALSE, TRUE},
-    {"lametag=false", CT_MP3_VBR, 4.0f, 0, -1, TRUE, FALSE},
+    {"quality=2", CT_MP3_VBR, 2.0f, 0, -1, TRUE},
+    {"quality=7.5", CT_MP3_VBR, 7.5f, 0, -1, TRUE},
+    {"target=bitrate cbr=true bitrate=128", CT_MP3_CBR, 0, 128, -1, TRUE},
+    {"target=bitrate bitrate=160", CT_MP3_ABR, 0, 160, -1, TRUE},
+    {"target=bitrate cbr=true bitrate=8", CT_MP3_CBR, 0, 8, -1, TRUE},
+    {"encoding-engine-quality=high", CT_MP3_VBR, 4.0f, 0, 2, TRUE},
+    {"encoding-engine-quality=fast", CT_MP3_VBR, 4.0f, 0, 7, TRUE},
+    {"replaygain=false", CT_MP3_VBR, 4.0f, 0, -1, FALSE},
+    {"lametag=false", CT_MP3_VBR, 4.0f, 0, -1, TRUE},
   };
   gint16 *pcm = make_pcm (30000, 2, 9);
 
@@ -339,7 +340,6 @@ GST_START_TEST (test_properties_map_to_lame_flags)
       settings.bitrate = cases[i].bitrate;
     settings.quality = cases[i].quality;
     settings.replaygain = cases[i].replaygain;
-    settings.lametag = cases[i].lametag;
     GST_INFO ("%s", cases[i].properties);
     h = check_stream (cases[i].properties, &settings, pcm, 30000, 1152);
     gst_harness_teardown (h);
@@ -470,7 +470,7 @@ GST_START_TEST (test_flush_then_continue)
   gst_segment_init (&segment, GST_FORMAT_TIME);
   fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
 
-  /* After it: a new stream, tag placeholder first. */
+  /* After it: a new stream. */
   push_pcm (h, second, 30000, 44100, 2, 2048);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   got = pull_stream (h, &num_buffers);
@@ -507,8 +507,8 @@ GST_START_TEST (test_eos_without_data)
   fail_unless (got_eos);
   gst_harness_teardown (h);
 
-  /* An empty buffer starts a stream of no samples: what lame writes for an
-   * empty WAV file (the tag and one frame). */
+  /* An empty buffer starts a stream of no samples: what lame -t writes for
+   * an empty WAV file (one frame). */
   h = gst_harness_new ("ctlameenc");
   gst_harness_set_src_caps (h, raw_caps (48000, 2));
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()),
@@ -530,8 +530,8 @@ GST_START_TEST (test_eos_without_data)
 
 GST_END_TEST;
 
-/* New caps between streams: each stream is drained and encoded on its own
- * (its tag stays the placeholder), with the output caps following. */
+/* New caps between streams: each stream is drained and encoded on its own,
+ * with the output caps following. */
 GST_START_TEST (test_renegotiation)
 {
   static const gint formats[][2] = { {44100, 2}, {32000, 1}, {48000, 2},
@@ -593,8 +593,8 @@ GST_START_TEST (test_short_streams)
 
 GST_END_TEST;
 
-/* The tag frame carries no audio; the others are timestamped where a
- * decoder puts them, one frame of samples each. */
+/* The frames are timestamped where a decoder puts them, one frame of
+ * samples each, from the first on (no tag frame into a harness). */
 GST_START_TEST (test_timestamps)
 {
   gint16 *pcm = make_pcm (88200, 2, 4);
@@ -606,10 +606,6 @@ GST_START_TEST (test_timestamps)
   push_pcm (h, pcm, 88200, 44100, 2, 1000);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
 
-  buffer = gst_harness_pull (h);
-  fail_unless (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_HEADER));
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (buffer), 0);
-  gst_buffer_unref (buffer);
   while ((buffer = gst_harness_try_pull (h))) {
     GstClockTime pts = gst_util_uint64_scale (frame * 1152, GST_SECOND,
         44100);
@@ -722,25 +718,29 @@ answer_seekable (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
   return GST_PAD_PROBE_HANDLED;
 }
 
-/* Downstream that can seek gets a BYTES segment from 0 and the final tag
- * after the last frame: the file then has the library's (lame's) bytes. */
+/* Downstream that can seek gets the tag frame first (no audio: at the time
+ * of the first samples, lasting nothing), then a BYTES segment from 0 and
+ * the final tag after the last frame: the file then has the library's
+ * (lame's) bytes. */
 GST_START_TEST (test_lametag_rewritten_when_seekable)
 {
   ct_mp3_settings settings = default_settings (44100, 2);
   gint16 *pcm = make_pcm (50000, 2, 8);
-  library_output expected = library_encode (&settings, pcm, 50000);
+  library_output expected;
   GstHarness *h = gst_harness_new ("ctlameenc");
   GPtrArray *buffers = g_ptr_array_new_with_free_func (
       (GDestroyNotify) gst_buffer_unref);
   GByteArray *file = g_byte_array_new ();
   gsize expected_tag_size;
-  const guint8 *expected_tag = g_bytes_get_data (expected.lametag,
-      &expected_tag_size);
+  const guint8 *expected_tag;
   GstBuffer *buffer, *tag;
   GstEvent *event;
   gboolean got_bytes_segment = FALSE;
   GstMapInfo map;
 
+  settings.lametag = 1;
+  expected = library_encode (&settings, pcm, 50000);
+  expected_tag = g_bytes_get_data (expected.lametag, &expected_tag_size);
   gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
       answer_seekable, NULL, NULL);
   gst_harness_set_src_caps (h, raw_caps (44100, 2));
@@ -764,9 +764,14 @@ GST_START_TEST (test_lametag_rewritten_when_seekable)
   }
   fail_unless (got_bytes_segment);
 
+  buffer = g_ptr_array_index (buffers, 0);
+  fail_unless (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_HEADER));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (buffer), 0);
+  fail_unless_equals_uint64 (GST_BUFFER_DURATION (buffer), 0);
   /* The last buffer is the final tag, to go over the first. */
   tag = g_ptr_array_index (buffers, buffers->len - 1);
   fail_unless (GST_BUFFER_FLAG_IS_SET (tag, GST_BUFFER_FLAG_HEADER));
+  fail_unless_equals_uint64 (GST_BUFFER_PTS (tag), 0);
   fail_unless_equals_uint64 (GST_BUFFER_OFFSET (tag), 0);
   fail_unless (gst_buffer_map (tag, &map, GST_MAP_READ));
   fail_unless_equals_uint64 (map.size, expected_tag_size);
@@ -785,6 +790,148 @@ GST_START_TEST (test_lametag_rewritten_when_seekable)
   g_byte_array_unref (file);
   g_ptr_array_unref (buffers);
   gst_harness_teardown (h);
+  library_output_clear (&expected);
+  g_free (pcm);
+}
+
+GST_END_TEST;
+
+/* lametag=false means no tag frame, even where downstream could seek. */
+GST_START_TEST (test_no_tag_when_lametag_false)
+{
+  ct_mp3_settings settings = default_settings (44100, 2);
+  gint16 *pcm = make_pcm (30000, 2, 13);
+  GstHarness *h = gst_harness_new_parse ("ctlameenc lametag=false");
+  library_output expected = library_encode (&settings, pcm, 30000);
+  GByteArray *got;
+  guint num_buffers;
+
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM,
+      answer_seekable, NULL, NULL);
+  gst_harness_set_src_caps (h, raw_caps (44100, 2));
+  push_pcm (h, pcm, 30000, 44100, 2, 4096);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_stream (h, &num_buffers);
+  assert_bytes_equal (got, expected.stream);
+
+  g_byte_array_unref (got);
+  gst_harness_teardown (h);
+  library_output_clear (&expected);
+  g_free (pcm);
+}
+
+GST_END_TEST;
+
+/* A segment that stops at the last input sample goes downstream without
+ * its stop, so that nothing drops the last frames (they start past it);
+ * every byte comes out. */
+GST_START_TEST (test_segment_stop_keeps_last_frames)
+{
+  ct_mp3_settings settings = default_settings (44100, 2);
+  gint16 *pcm = make_pcm (40000, 2, 14);
+  library_output expected = library_encode (&settings, pcm, 40000);
+  GstHarness *h = gst_harness_new ("ctlameenc");
+  GstSegment segment;
+  GstEvent *event;
+  GByteArray *got;
+  GstClockTime last_pts = 0;
+  guint num_buffers, num_segments = 0;
+
+  gst_harness_set_src_caps (h, raw_caps (44100, 2));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  segment.stop = gst_util_uint64_scale (40000, GST_SECOND, 44100);
+  fail_unless (gst_harness_push_event (h, gst_event_new_segment (&segment)));
+  push_pcm (h, pcm, 40000, 44100, 2, 4096);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((event = gst_harness_try_pull_event (h))) {
+    if (GST_EVENT_TYPE (event) == GST_EVENT_SEGMENT) {
+      const GstSegment *out;
+
+      gst_event_parse_segment (event, &out);
+      fail_unless_equals_int (out->format, GST_FORMAT_TIME);
+      fail_unless_equals_uint64 (out->stop, GST_CLOCK_TIME_NONE);
+      num_segments++;
+    }
+    gst_event_unref (event);
+  }
+  fail_unless (num_segments > 0);
+  got = g_byte_array_new ();
+  num_buffers = 0;
+  for (GstBuffer * buffer; (buffer = gst_harness_try_pull (h));) {
+    GstMapInfo map;
+
+    fail_unless (GST_BUFFER_PTS_IS_VALID (buffer));
+    last_pts = GST_BUFFER_PTS (buffer);
+    fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
+    g_byte_array_append (got, map.data, map.size);
+    gst_buffer_unmap (buffer, &map);
+    gst_buffer_unref (buffer);
+    num_buffers++;
+  }
+  assert_bytes_equal (got, expected.stream);
+  fail_unless_equals_int (num_buffers, expected.packet_sizes->len);
+  /* The case at hand: the last frame starts past the segment's stop. */
+  fail_unless (last_pts > segment.stop);
+
+  g_byte_array_unref (got);
+  gst_harness_teardown (h);
+  library_output_clear (&expected);
+  g_free (pcm);
+}
+
+GST_END_TEST;
+
+/* The latency reported through the element for 44.1 kHz input, and its
+ * output. */
+static GstClockTime
+reported_latency (const gchar * launch, gboolean live, const gint16 * pcm,
+    gsize frames, GByteArray ** stream)
+{
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstClockTime latency;
+  guint num_buffers;
+
+  gst_harness_set_live (h, live);
+  gst_harness_set_src_caps (h, raw_caps (44100, 2));
+  push_pcm (h, pcm, frames, 44100, 2, 4096);
+  latency = gst_harness_query_latency (h);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  *stream = pull_stream (h, &num_buffers);
+  gst_harness_teardown (h);
+  return latency;
+}
+
+/* On a live source the ring holds live-frames-in-flight frames (4 by
+ * default): within 4 frames of lamemp3enc's latency (a frame and the
+ * encoder delay, about 170 ms in all at 44.1 kHz); the bytes stay the
+ * library's. */
+GST_START_TEST (test_live_latency)
+{
+  ct_mp3_settings settings = default_settings (44100, 2);
+  gint16 *pcm = make_pcm (60000, 2, 15);
+  library_output expected = library_encode (&settings, pcm, 60000);
+  GstClockTime live, live_1;
+  GByteArray *got;
+
+  live = reported_latency ("ctlameenc threads=4", TRUE, pcm, 60000, &got);
+  assert_bytes_equal (got, expected.stream);
+  g_byte_array_unref (got);
+  fail_unless_equals_uint64 (live, gst_util_uint64_scale (1152 + 576 +
+          4 * 1152, GST_SECOND, 44100));
+  fail_unless (live <= 170 * GST_MSECOND);
+
+  live_1 = reported_latency ("ctlameenc threads=4 live-frames-in-flight=1",
+      TRUE, pcm, 60000, &got);
+  assert_bytes_equal (got, expected.stream);
+  g_byte_array_unref (got);
+  fail_unless_equals_uint64 (live_1, gst_util_uint64_scale (1152 + 576 +
+          1152, GST_SECOND, 44100));
+
+  /* Not live: the pool's ring (no latency to report then). */
+  reported_latency ("ctlameenc threads=4", FALSE, pcm, 60000, &got);
+  assert_bytes_equal (got, expected.stream);
+  g_byte_array_unref (got);
+
   library_output_clear (&expected);
   g_free (pcm);
 }
@@ -841,6 +988,9 @@ ctlameenc_suite (void)
   tcase_add_test (tc, test_resampling);
   tcase_add_test (tc, test_no_tag_when_it_does_not_fit);
   tcase_add_test (tc, test_lametag_rewritten_when_seekable);
+  tcase_add_test (tc, test_no_tag_when_lametag_false);
+  tcase_add_test (tc, test_segment_stop_keeps_last_frames);
+  tcase_add_test (tc, test_live_latency);
   tcase_add_test (tc, test_misaligned_input);
   return s;
 }
