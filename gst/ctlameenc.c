@@ -15,17 +15,36 @@
  * a low bitrate), byte-identical to Debian's lame 3.100 with the same
  * settings. Each output buffer is one MP3 frame.
  *
- * With the lametag property on (as with lame), the first frame is the
- * Xing/Info + LAME tag frame: a placeholder until the end of the stream.
- * At EOS, if downstream can seek in bytes (filesink, for instance), the
- * element sends a BYTES segment starting at 0 and the final tag frame, so
- * that the file gets lame's bytes; otherwise the placeholder stays.
+ * The LAME tag is complete only after the last frame, so before the first
+ * one the element asks downstream whether it can seek in bytes and looks
+ * at what is on the way:
  *
- * The element owns a pool of #GstCtLameEnc:threads workers and encodes the
- * stream's frames on all of them at once: a ring of frames in flight (4
- * per thread, 16 to 128), which adds that many frame durations to the
- * latency. The bytes are the same on any number of threads; threads=1
- * encodes one frame after the other on the streaming thread.
+ * - filesink on a file, directly or through queue, capsfilter and the
+ *   like, or behind a tag muxer (id3v2mux, apev2mux, which move the
+ *   rewrite past their tag): with the lametag property on (as with lame),
+ *   the first frame is the Xing/Info + LAME tag frame, a placeholder until
+ *   EOS; then the element sends a BYTES segment starting at 0 and the
+ *   final tag frame, so that the file gets lame's bytes.
+ * - a sink that cannot seek (a pipe through fdsink, fakesink, appsink), a
+ *   parser (mpegaudioparse, which encodebin inserts) or a muxer (mp4mux,
+ *   matroskamux, avimux...): no tag frame, as lame writes into a pipe; the
+ *   frames are lame -t's bytes.
+ * - xingmux is a muxer too: it writes the stream's one Xing frame, the
+ *   element none.
+ *
+ * lametag=false means no tag frame anywhere. Every buffer is timestamped
+ * (the tag frame at the first samples' time, lasting nothing); TIME
+ * segments go downstream without their stop, since the last frames start
+ * past the last input sample and a sink would drop them.
+ *
+ * The element encodes the stream's frames on all the workers of its pool at
+ * once: a ring of frames in flight (4 per worker, 16 to 128), which adds
+ * that many frame durations to the latency; on a live source, a ring of
+ * #GstCtLameEnc:live-frames-in-flight frames (4 by default: about 144 ms
+ * of latency at 44.1 kHz). #GstCtLameEnc:threads=0, the default, shares one
+ * pool of one worker per CPU with every ct element of the process. The
+ * bytes are the same on any number of threads; threads=1 encodes one frame
+ * after the other on the streaming thread.
  *
  * ## Example launch lines
  * |[
@@ -894,9 +913,10 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
           flags));
   g_object_class_install_property (gobject_class, PROP_LAMETAG,
       g_param_spec_boolean ("lametag", "LAME tag",
-          "Write the Xing/Info + LAME tag frame first, as lame does (false: "
-          "lame -t); its final version goes to byte 0 at EOS if downstream "
-          "can seek", DEFAULT_LAMETAG, flags));
+          "Write the Xing/Info + LAME tag frame first, as lame does, where "
+          "downstream can take its final version at byte 0 at EOS (a "
+          "seekable filesink, not a pipe, parser or muxer: there none, as "
+          "lame -t); false: never", DEFAULT_LAMETAG, flags));
   /**
    * GstCtLameEnc:simd:
    *
@@ -911,9 +931,11 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
   /**
    * GstCtLameEnc:threads:
    *
-   * Worker threads of the element's pool, the streaming thread included.
-   * On more than one, the frames in flight add to the latency, which the
-   * element reports. The output bytes do not depend on it.
+   * 0 (the default): the pool shared by every ct element of the process,
+   * one worker per CPU; N: a pool of the element's own of N workers, the
+   * streaming thread included. On more than one, the frames in flight add
+   * to the latency, which the element reports. The output bytes do not
+   * depend on it.
    */
   gst_ct_element_install_threads_property (gobject_class, PROP_THREADS);
   /**
@@ -922,8 +944,9 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
    * On a live source, the most frames the element encodes at once on its
    * pool (the size of its frame ring), from 1 to 128, default 4: each one
    * adds a frame's duration (26 ms at 44.1 kHz) to the latency, and lets
-   * one more worker encode; at 4, the reported latency is about 170 ms at
-   * 44.1 kHz. A source that is not live gets the pool's own ring (4
+   * one more worker encode; at 4, the reported latency is about 144 ms at
+   * 44.1 kHz (lamemp3enc's frame and encoder delay, and the 4 frames). A
+   * source that is not live gets the pool's own ring (4
    * frames per worker, 16 to 128). The output bytes do not depend on it.
    */
   g_object_class_install_property (gobject_class, PROP_LIVE_FRAMES_IN_FLIGHT,
