@@ -32,6 +32,11 @@
  * - xingmux is a muxer too: it writes the stream's one Xing frame, the
  *   element none.
  *
+ * Without the tag frame, the frames carry the encoder and decoder delay
+ * and LAME's padding as #GstAudioClippingMeta, as mpegaudioparse adds from
+ * a LAME tag, for decoders that honour it (mpg123audiodec); muxers do not
+ * keep it in their files.
+ *
  * lametag=false means no tag frame anywhere. Every buffer is timestamped
  * (the tag frame at the first samples' time, lasting nothing); TIME
  * segments go downstream without their stop, since the last frames start
@@ -151,6 +156,7 @@ struct _GstCtLameEnc
   gsize placeholder_size;       /* of the tag frame, its first packet;
                                  * 0 without a tag */
   guint64 out_samples;          /* of the frames finished, at out_rate */
+  guint64 samples_sent;         /* to the encoder, at in_rate */
   guint64 in_samples;           /* the same, at in_rate, as told to the
                                  * base class */
   gboolean drained;             /* the encoder needs a reset for new input */
@@ -361,6 +367,7 @@ gst_ct_lame_enc_start_stream (GstCtLameEnc * self)
   self->packets = 0;
   self->placeholder_size = 0;
   self->out_samples = 0;
+  self->samples_sent = 0;
   self->in_samples = 0;
   self->drained = FALSE;
 }
@@ -611,6 +618,42 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   return TRUE;
 }
 
+/* Every MP3 decoder delays its output by this many samples, on top of the
+ * encoder delay (LAME's tech FAQ; mpg123 and mpegaudioparse use 529). */
+#define DECODER_DELAY 529
+
+/*
+ * Without the LAME tag, gapless information as GStreamer carries it: a
+ * GstAudioClippingMeta on the frames whose decoded samples hold the encoder
+ * and decoder delay at the start or LAME's padding at the end, as
+ * mpegaudioparse adds from a LAME tag, for the decoders that honour it
+ * (mpg123audiodec). A frame of delay or padding only (the first one in
+ * MPEG-2, where the delay is longer than a frame) is clipped whole, as
+ * mpegaudioparse does. The padding is known once the input is complete
+ * (the drain): no frame with padding comes out before.
+ */
+static void
+gst_ct_lame_enc_add_clipping (GstCtLameEnc * self, GstBuffer * buffer,
+    gint frame_samples)
+{
+  guint64 start = self->out_samples, end = start + frame_samples;
+  guint64 first = ct_mp3_encoder_delay (self->encoder) + DECODER_DELAY;
+  guint64 start_clip = 0, end_clip = 0;
+
+  if (start < first)
+    start_clip = MIN (first - start, (guint64) frame_samples);
+  if (self->drained) {
+    guint64 last = first + gst_util_uint64_scale_int_round (self->samples_sent,
+        self->out_rate, self->in_rate);
+
+    if (end > last)
+      end_clip = MIN (end - last, (guint64) frame_samples - start_clip);
+  }
+  if (start_clip || end_clip)
+    gst_buffer_add_audio_clipping_meta (buffer, GST_FORMAT_DEFAULT,
+        start_clip, end_clip);
+}
+
 /* Pushes the packets the encoder has ready. */
 static GstFlowReturn
 gst_ct_lame_enc_push_packets (GstCtLameEnc * self)
@@ -633,6 +676,9 @@ gst_ct_lame_enc_push_packets (GstCtLameEnc * self)
     } else {
       guint64 in_samples;
 
+      /* Past the tag frame, if any: the first packet. */
+      if (self->placeholder_size == 0)
+        gst_ct_lame_enc_add_clipping (self, buffer, packet.num_samples);
       /* The base class counts input samples; with resampling, convert the
        * running total so that rounding never accumulates. */
       self->out_samples += packet.num_samples;
@@ -745,6 +791,7 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
 {
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
   GstMapInfo map;
+  gsize samples;
   int r;
 
   if (!input)
@@ -761,9 +808,10 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
             "buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
+  samples = map.size / (sizeof (gint16) * self->channels);
   r = ct_mp3_send_samples (self->encoder,
-      gst_ct_lame_enc_aligned_samples (self, &map),
-      map.size / (sizeof (gint16) * self->channels));
+      gst_ct_lame_enc_aligned_samples (self, &map), samples);
+  self->samples_sent += samples;
   gst_buffer_unmap (input, &map);
   if (r < 0) {
     GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_send_samples",

@@ -2,9 +2,9 @@
  * ctlameenc element tests (GstHarness): caps per rate and channel count,
  * byte equality with the library for each property, state changes, flush,
  * EOS with no data, renegotiation, short streams, timestamps, the LAME tag
- * (none into a harness, which cannot seek; the tag frame and its rewrite
- * when downstream can), segments without a stop downstream and the ring
- * on a live source.
+ * (none into a harness, which cannot seek, but clipping meta for the
+ * delay and padding; the tag frame and its rewrite when downstream can),
+ * segments without a stop downstream and the ring on a live source.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -764,6 +764,10 @@ GST_START_TEST (test_lametag_rewritten_when_seekable)
   }
   fail_unless (got_bytes_segment);
 
+  /* The tag says the delay and padding: no clipping meta. */
+  for (guint i = 0; i < buffers->len; i++)
+    fail_if (gst_buffer_get_audio_clipping_meta (g_ptr_array_index (buffers,
+                i)));
   buffer = g_ptr_array_index (buffers, 0);
   fail_unless (GST_BUFFER_FLAG_IS_SET (buffer, GST_BUFFER_FLAG_HEADER));
   fail_unless_equals_uint64 (GST_BUFFER_PTS (buffer), 0);
@@ -938,6 +942,66 @@ GST_START_TEST (test_live_latency)
 
 GST_END_TEST;
 
+/* Without the tag, GstAudioClippingMeta says what a decoder drops: the
+ * encoder delay (576) and the decoder delay (529) at the start, LAME's
+ * padding at the end; what is left is the input, sample for sample (at
+ * the output rate when LAME resamples). */
+GST_START_TEST (test_gapless_clipping_meta)
+{
+  static const struct
+  {
+    const gchar *properties;
+    gsize frames;
+  } cases[] = {
+    {"", 88200}, {"", 1}, {"", 1152}, {"", 30001}, {"quality=9", 44100},
+    {"target=bitrate cbr=true bitrate=32", 20000},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gint16 *pcm = make_pcm (cases[i].frames, 2, 16 + i);
+    gchar *launch = g_strdup_printf ("ctlameenc %s", cases[i].properties);
+    GstHarness *h = gst_harness_new_parse (launch);
+    GstCaps *caps;
+    GstBuffer *buffer;
+    guint64 decoded = 0, kept = 0, first_clip = 0;
+    gint out_rate;
+
+    gst_harness_set_src_caps (h, raw_caps (44100, 2));
+    push_pcm (h, pcm, cases[i].frames, 44100, 2, 4096);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    caps = gst_pad_get_current_caps (h->sinkpad);
+    fail_unless (gst_structure_get_int (gst_caps_get_structure (caps, 0),
+            "rate", &out_rate));
+    gst_caps_unref (caps);
+    while ((buffer = gst_harness_try_pull (h))) {
+      GstAudioClippingMeta *meta = gst_buffer_get_audio_clipping_meta (buffer);
+      guint64 frame_samples = out_rate >= 32000 ? 1152 : 576;
+
+      if (meta) {
+        fail_unless_equals_int (meta->format, GST_FORMAT_DEFAULT);
+        fail_unless (meta->start + meta->end <= frame_samples);
+        if (decoded < 576 + 529)
+          first_clip += meta->start;
+        kept += frame_samples - meta->start - meta->end;
+      } else {
+        kept += frame_samples;
+      }
+      decoded += frame_samples;
+      gst_buffer_unref (buffer);
+    }
+    GST_INFO ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " decoded "
+        "samples kept", launch, kept, decoded);
+    fail_unless_equals_uint64 (first_clip, 576 + 529);
+    fail_unless_equals_uint64 (kept,
+        gst_util_uint64_scale_int_round (cases[i].frames, out_rate, 44100));
+    gst_harness_teardown (h);
+    g_free (launch);
+    g_free (pcm);
+  }
+}
+
+GST_END_TEST;
+
 /* A buffer whose samples start at an odd address is still read right. */
 GST_START_TEST (test_misaligned_input)
 {
@@ -991,6 +1055,7 @@ ctlameenc_suite (void)
   tcase_add_test (tc, test_no_tag_when_lametag_false);
   tcase_add_test (tc, test_segment_stop_keeps_last_frames);
   tcase_add_test (tc, test_live_latency);
+  tcase_add_test (tc, test_gapless_clipping_meta);
   tcase_add_test (tc, test_misaligned_input);
   return s;
 }

@@ -160,13 +160,14 @@ run_launch (const gchar * launch)
   gst_object_unref (pipeline);
 }
 
-/* The samples per channel that GStreamer's decoder gives for the file. */
+/* The samples per channel that come out of "SOURCE ! audioconvert !
+ * appsink". */
 static guint64
-decoded_samples (const gchar * path)
+samples_out_of (const gchar * source)
 {
-  gchar *launch = g_strdup_printf ("filesrc location=\"%s\" ! decodebin ! "
-      "audioconvert ! audio/x-raw,format=S16LE,channels=2 ! "
-      "appsink name=sink sync=false", path);
+  gchar *launch = g_strdup_printf ("%s ! audioconvert ! "
+      "audio/x-raw,format=S16LE,channels=2 ! appsink name=sink sync=false",
+      source);
   GstElement *pipeline = gst_parse_launch (launch, NULL);
   GstElement *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   GstSample *sample;
@@ -180,12 +181,24 @@ decoded_samples (const gchar * path)
     gst_sample_unref (sample);
   }
   fail_unless (gst_app_sink_is_eos (GST_APP_SINK (sink)),
-      "decoding %s did not end", path);
+      "%s did not end", launch);
   gst_element_set_state (pipeline, GST_STATE_NULL);
   gst_object_unref (sink);
   gst_object_unref (pipeline);
   g_free (launch);
   return bytes / 4;
+}
+
+/* The samples per channel that GStreamer's decoder gives for the file. */
+static guint64
+decoded_samples (const gchar * path)
+{
+  gchar *source = g_strdup_printf ("filesrc location=\"%s\" ! decodebin",
+      path);
+  guint64 samples = samples_out_of (source);
+
+  g_free (source);
+  return samples;
 }
 
 static guint64
@@ -258,7 +271,7 @@ GST_START_TEST (test_parser_is_lame_t)
 GST_END_TEST;
 
 /* appsink and fakesink cannot seek: lame -t's bytes, every buffer with
- * timestamps. */
+ * timestamps, the delay and padding in clipping meta. */
 GST_START_TEST (test_appsink_is_lame_t)
 {
   gchar *launch = g_strdup_printf ("filesrc location=\"%s\" ! wavparse ! "
@@ -292,6 +305,16 @@ GST_START_TEST (test_appsink_is_lame_t)
   launch = g_strdup_printf ("filesrc location=\"%s\" ! wavparse ! "
       "ctlameenc ! fakesink sync=false", wav);
   run_launch (launch);
+  g_free (launch);
+
+  /* Decoded in the pipeline, the clipping meta drops the delay and the
+   * padding, as the LAME tag makes the decoder drop them from lame's
+   * file: the samples of the input. */
+  launch = g_strdup_printf ("filesrc location=\"%s\" ! wavparse ! "
+      "ctlameenc ! mpegaudioparse ! mpg123audiodec", wav);
+  fail_unless_equals_uint64 (samples_out_of (launch), SECONDS * RATE);
+  fail_unless_equals_uint64 (decoded_reference_samples (lame_file,
+          "reference.mp3"), SECONDS * RATE);
   g_free (launch);
 }
 
