@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
 #include "entropy_internal.h"
-#include "magnitude_mask.h"
+#include "tokenize_dsp.h"
 
 static int count_trailing_zeros64(uint64_t x)
 {
@@ -23,6 +24,27 @@ static int count_trailing_zeros64(uint64_t x)
         ++n;
     }
     return n;
+#endif
+}
+
+uint64_t ct_jpeg_magnitude_mask_c(const int16_t *block, int threshold)
+{
+    uint64_t mask = 0;
+    for (int k = 0; k < 64; ++k) {
+        const int v = block[k];
+        mask |= (uint64_t)((v < 0 ? -v : v) >= threshold) << k;
+    }
+    return mask;
+}
+
+void ct_jpeg_tokenize_dsp_init(ct_jpeg_tokenize_dsp *dsp, unsigned cpu_flags)
+{
+    dsp->magnitude_mask = ct_jpeg_magnitude_mask_c;
+#if defined(__x86_64__)
+    if (cpu_flags & CT_CPU_FLAG_SSE2)
+        dsp->magnitude_mask = ct_jpeg_magnitude_mask_sse2;
+#else
+    (void)cpu_flags;
 #endif
 }
 
@@ -51,6 +73,13 @@ ct_jpeg_scan_geometry ct_jpeg_scan_geometry_of(const ct_jpeg_frame *frame,
         g.mcu_rows = comp->height_in_blocks;
     }
     return g;
+}
+
+void ct_jpeg_tokenizer_state_init(ct_jpeg_tokenizer_state *state,
+                                  const ct_jpeg_frame *frame)
+{
+    memset(state, 0, sizeof(*state));
+    ct_jpeg_tokenize_dsp_init(&state->dsp, frame->cpu_flags);
 }
 
 void ct_jpeg_scan_tokens_free(ct_jpeg_scan_tokens *st)
@@ -116,12 +145,13 @@ static inline uint64_t band_mask(int Ss, int Se)
 
 /* ComputeTokensForBlock: one block of a sequential scan, its DC difference
  * already taken. */
-static ct_jpeg_token *tokenize_sequential_block(const int16_t *block,
-                                                int dc_diff, int dc_ctx,
-                                                int ac_ctx, ct_jpeg_token *t)
+static ct_jpeg_token *
+tokenize_sequential_block(ct_jpeg_magnitude_mask_fn magnitude_mask,
+                          const int16_t *block, int dc_diff, int dc_ctx,
+                          int ac_ctx, ct_jpeg_token *t)
 {
     *t++ = ct_jpeg_dc_token(dc_ctx, dc_diff);
-    uint64_t mask = ct_jpeg_magnitude_mask(block, 1) & ~(uint64_t)1;
+    uint64_t mask = magnitude_mask(block, 1) & ~(uint64_t)1;
     int prev = 0;
     while (mask) {
         const int k = count_trailing_zeros64(mask);
@@ -185,6 +215,8 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                                       blocks_per_mcu(frame, scan,
                                                      g.interleaved) *
                                       CT_DCTSIZE2;
+    const ct_jpeg_magnitude_mask_fn magnitude_mask =
+        state->dsp.magnitude_mask;
     for (int mcu_y = row0; mcu_y < row1; ++mcu_y) {
         if (reserve_tokens(out, max_tokens_per_row, mcu_y - row0,
                            row1 - row0) != CT_OK)
@@ -211,7 +243,8 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                             block = zero_block;
                         }
                         t = tokenize_sequential_block(
-                            block, (int16_t)(block[0] - state->last_dc[i]), c,
+                            magnitude_mask, block,
+                            (int16_t)(block[0] - state->last_dc[i]), c,
                             ac_ctx, t);
                         state->last_dc[i] = block[0];
                     }
@@ -295,6 +328,8 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
      * carried over from the previous row. */
     const size_t max_tokens_per_row =
         1 + (size_t)comp->width_in_blocks * (size_t)(Se - Ss + 1);
+    const ct_jpeg_magnitude_mask_fn magnitude_mask =
+        state->dsp.magnitude_mask;
     for (int by = row0; by < row1; ++by) {
         if (reserve_tokens(out, max_tokens_per_row, by - row0, row1 - row0) !=
             CT_OK)
@@ -303,7 +338,7 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
         const int16_t *block = ct_jpeg_block(coeffs, frame, c, by, 0);
         for (int bx = 0; bx < comp->width_in_blocks;
              ++bx, block += CT_DCTSIZE2) {
-            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
+            uint64_t mask = magnitude_mask(block, threshold) & band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -358,6 +393,8 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
     const size_t width = (size_t)comp->width_in_blocks;
     const size_t band_size = (size_t)(Se - Ss + 1);
     const int rows = row1 - row0;
+    const ct_jpeg_magnitude_mask_fn magnitude_mask =
+        state->dsp.magnitude_mask;
     for (int by = row0; by < row1; ++by) {
         /* Per block at most one token per coefficient, one ZRL per 16 of
          * them and an EOB; one correction bit per coefficient; one EOB run
@@ -400,7 +437,7 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
             /* Zero-history coefficients since the last token; coefficients
              * that were nonzero before do not count. */
             int r = 0;
-            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
+            uint64_t mask = magnitude_mask(block, threshold) & band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -520,7 +557,7 @@ int ct_jpeg_tokenize_scan(const ct_jpeg_frame *frame,
                           ct_jpeg_scan_tokens *out)
 {
     ct_jpeg_tokenizer_state state;
-    memset(&state, 0, sizeof(state));
+    ct_jpeg_tokenizer_state_init(&state, frame);
     const ct_jpeg_scan_geometry g =
         ct_jpeg_scan_geometry_of(frame, &frame->scans[scan_index]);
     int rc = ct_jpeg_tokenize_rows(frame, coeffs, scan_index, ac_context,

@@ -17,6 +17,8 @@ extern "C" {
 #endif
 
 #define CT_JPEG_MAX_DIMENSION 65535
+/* The most frames a streaming encoder encodes together. */
+#define CT_JPEG_MAX_FRAMES_IN_FLIGHT 1024
 
 typedef enum ct_jpeg_subsampling {
     CT_JPEG_SUBSAMPLING_DEFAULT = 0, /* cjpegli without --chroma_subsampling:
@@ -44,7 +46,8 @@ CT_API void ct_jpeg_settings_default(ct_jpeg_settings *settings);
 
 /* The layouts of 8-bit pixels the encoder takes. Every RGB layout gives
  * the JPEG of its pixels as packed RGB; a fourth byte (padding or alpha) is
- * ignored. */
+ * ignored. The workers read each layout as it is, row by row: no copy of
+ * the image is made. */
 typedef enum ct_pixel_format {
     CT_PIXEL_GRAY8 = 1, /* one byte per pixel */
     CT_PIXEL_RGB8 = 3,  /* R, G, B bytes per pixel */
@@ -75,18 +78,6 @@ typedef struct ct_jpeg_output {
 CT_API int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size);
-
-/*
- * Encodes n images with the same settings, several at a time: each image
- * runs the sequential chain on one worker of the pool. For streams of small
- * frames (MJPEG), where one image has too little work to spread over many
- * cores. Returns CT_OK when every image was encoded; otherwise the first
- * error, with every out[i] empty.
- */
-CT_API int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
-                         const ct_jpeg_image *images, size_t n,
-                         ct_jpeg_output *out, char *errbuf,
-                         size_t errbuf_size);
 
 CT_API void ct_jpeg_output_free(ct_jpeg_output *out);
 
