@@ -39,6 +39,7 @@
 #include "config.h"
 
 #include "ctlameenc.h"
+#include "ctelement.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -71,8 +72,7 @@ typedef enum
 #define DEFAULT_MONO FALSE
 #define DEFAULT_REPLAYGAIN TRUE
 #define DEFAULT_LAMETAG TRUE
-#define DEFAULT_THREADS 0       /* one per online CPU */
-#define MAX_THREADS 1024
+#define DEFAULT_SIMD CT_SIMD_AUTO
 
 /* lame -q for the engine qualities, as lamemp3enc maps them; -1 leaves
  * LAME's default. */
@@ -90,6 +90,7 @@ enum
   PROP_MONO,
   PROP_REPLAYGAIN,
   PROP_LAMETAG,
+  PROP_SIMD,
   PROP_THREADS,
 };
 
@@ -107,6 +108,7 @@ struct _GstCtLameEnc
   gboolean mono;
   gboolean replaygain;
   gboolean lametag;
+  ct_simd simd;
   gint threads;                 /* read at start */
 
   /* Streaming thread only. */
@@ -227,6 +229,9 @@ gst_ct_lame_enc_set_property (GObject * object, guint prop_id,
     case PROP_LAMETAG:
       self->lametag = g_value_get_boolean (value);
       break;
+    case PROP_SIMD:
+      self->simd = g_value_get_enum (value);
+      break;
     case PROP_THREADS:
       self->threads = g_value_get_int (value);
       break;
@@ -269,6 +274,9 @@ gst_ct_lame_enc_get_property (GObject * object, guint prop_id,
     case PROP_LAMETAG:
       g_value_set_boolean (value, self->lametag);
       break;
+    case PROP_SIMD:
+      g_value_set_enum (value, self->simd);
+      break;
     case PROP_THREADS:
       g_value_set_int (value, self->threads);
       break;
@@ -306,6 +314,7 @@ gst_ct_lame_enc_get_settings (GstCtLameEnc * self, ct_mp3_settings * s)
   s->mode = self->mono ? CT_MP3_MODE_MONO : CT_MP3_MODE_DEFAULT;
   s->replaygain = self->replaygain;
   s->lametag = self->lametag;
+  s->simd = self->simd;
   GST_OBJECT_UNLOCK (self);
 }
 
@@ -324,21 +333,9 @@ static gboolean
 gst_ct_lame_enc_start (GstAudioEncoder * encoder)
 {
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
-  gint threads;
 
-  GST_OBJECT_LOCK (self);
-  threads = self->threads;
-  GST_OBJECT_UNLOCK (self);
-
-  self->pool = ct_pool_new (threads);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Out of memory for a pool of %d worker threads", threads), (NULL));
-    return FALSE;
-  }
-  GST_DEBUG_OBJECT (self, "pool of %d worker thread(s)",
-      ct_pool_threads (self->pool));
-  return TRUE;
+  return gst_ct_element_start_pool (GST_ELEMENT (self), &self->threads,
+      &self->pool);
 }
 
 static gboolean
@@ -347,7 +344,7 @@ gst_ct_lame_enc_stop (GstAudioEncoder * encoder)
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
 
   g_clear_pointer (&self->encoder, ct_mp3_encoder_free);
-  g_clear_pointer (&self->pool, ct_pool_unref);
+  gst_ct_element_stop_pool (&self->pool);
   g_clear_pointer (&self->aligned, g_free);
   self->aligned_size = 0;
   return TRUE;
@@ -382,11 +379,9 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   r = ct_mp3_encoder_new (self->pool, &settings, &mp3_encoder, err,
       sizeof (err));
   if (r < 0) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("Cannot set up the MP3 encoder for %d Hz, %d channel(s): %s",
-            settings.sample_rate, settings.channels,
-            err[0] ? err : ct_strerror (r)),
-        ("ct_mp3_encoder_new returned %d (%s)", r, ct_strerror (r)));
+    GST_CT_ELEMENT_ERROR (self, r, err, "ct_mp3_encoder_new",
+        "Cannot set up the MP3 encoder for %d Hz, %d channel(s)",
+        settings.sample_rate, settings.channels);
     return FALSE;
   }
 
@@ -466,9 +461,8 @@ gst_ct_lame_enc_push_packets (GstCtLameEnc * self)
       return flow;
   }
   if (r != CT_EAGAIN && r != CT_EOF) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("MP3 encoding failed: %s", ct_strerror (r)),
-        ("ct_mp3_receive_packet returned %d", r));
+    GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_receive_packet",
+        "MP3 encoding failed");
     return GST_FLOW_ERROR;
   }
   return GST_FLOW_OK;
@@ -489,9 +483,8 @@ gst_ct_lame_enc_rewrite_lametag (GstCtLameEnc * self)
 
   r = ct_mp3_lametag (self->encoder, &tag);
   if (r < 0) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("No final LAME tag: %s", ct_strerror (r)),
-        ("ct_mp3_lametag returned %d", r));
+    GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_lametag",
+        "No final LAME tag");
     return GST_FLOW_ERROR;
   }
   if (tag.size != self->placeholder_size) {
@@ -540,9 +533,8 @@ gst_ct_lame_enc_drain (GstCtLameEnc * self)
 
   r = ct_mp3_drain (self->encoder);
   if (r < 0) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("MP3 encoding failed at the end of the stream: %s",
-            ct_strerror (r)), ("ct_mp3_drain returned %d", r));
+    GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_drain",
+        "MP3 encoding failed at the end of the stream");
     return GST_FLOW_ERROR;
   }
   flow = gst_ct_lame_enc_push_packets (self);
@@ -597,9 +589,8 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
       map.size / (sizeof (gint16) * self->channels));
   gst_buffer_unmap (input, &map);
   if (r < 0) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("MP3 encoding failed: %s", ct_strerror (r)),
-        ("ct_mp3_send_samples returned %d", r));
+    GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_send_samples",
+        "MP3 encoding failed");
     return GST_FLOW_ERROR;
   }
   return gst_ct_lame_enc_push_packets (self);
@@ -699,19 +690,24 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
           "lame -t); its final version goes to byte 0 at EOS if downstream "
           "can seek", DEFAULT_LAMETAG, flags));
   /**
+   * GstCtLameEnc:simd:
+   *
+   * The SIMD level of the encoder's kernels. Every level writes the same
+   * bytes (LAME's own build has no SIMD on these paths), so this only
+   * trades speed, e.g. to measure the kernels.
+   */
+  g_object_class_install_property (gobject_class, PROP_SIMD,
+      g_param_spec_enum ("simd", "SIMD level",
+          "SIMD level; changes the speed only, never the bytes",
+          GST_TYPE_CT_SIMD, DEFAULT_SIMD, flags));
+  /**
    * GstCtLameEnc:threads:
    *
    * Worker threads of the element's pool, the streaming thread included.
-   * The output bytes do not depend on it.
+   * On more than one, the frames in flight add to the latency, which the
+   * element reports. The output bytes do not depend on it.
    */
-  g_object_class_install_property (gobject_class, PROP_THREADS,
-      g_param_spec_int ("threads", "Threads",
-          "Worker threads, the streaming thread included: 0 = one per "
-          "online CPU, 1 = every frame on the streaming thread; read when "
-          "the element starts; on more than one, frames in flight add to the "
-          "latency", 0, MAX_THREADS, DEFAULT_THREADS,
-          G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS |
-          GST_PARAM_MUTABLE_READY));
+  gst_ct_element_install_threads_property (gobject_class, PROP_THREADS);
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -731,6 +727,7 @@ gst_ct_lame_enc_class_init (GstCtLameEncClass * klass)
       "ct MP3 encoder (LAME port)");
   gst_type_mark_as_plugin_api (GST_TYPE_CT_LAME_ENC_TARGET, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CT_LAME_ENC_ENGINE_QUALITY, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CT_SIMD, 0);
 }
 
 static void
@@ -745,5 +742,6 @@ gst_ct_lame_enc_init (GstCtLameEnc * self)
   self->mono = DEFAULT_MONO;
   self->replaygain = DEFAULT_REPLAYGAIN;
   self->lametag = DEFAULT_LAMETAG;
-  self->threads = DEFAULT_THREADS;
+  self->simd = DEFAULT_SIMD;
+  self->threads = GST_CT_ELEMENT_DEFAULT_THREADS;
 }

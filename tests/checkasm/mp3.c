@@ -1,0 +1,619 @@
+/*
+ * checkasm for the MP3 encoder's kernels (mp3/dsp.h). Inputs are random and
+ * edge values in the ranges the encoder feeds each kernel, with sizes that
+ * are not multiples of the vector width.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkasm.h"
+#include "common/cpu.h"
+#include "mp3/dsp.h"
+#include "mp3/util.h"
+
+#define ITERATIONS   400
+#define IXMAX_VAL    8206
+#define PRECALC_SIZE (IXMAX_VAL + 2)
+#define Q_MAX        (256 + 1)
+#define Q_MAX2       116
+
+/* The tables and buffers of a level's run. */
+typedef struct mp3_buffers {
+    /* the quantization tables, as ct_mp3_iteration_init fills them */
+    float pow43[PRECALC_SIZE];
+    float adj43asm[PRECALC_SIZE];
+    float ipow20[Q_MAX];
+    float pow20[Q_MAX + Q_MAX2 + 1];
+    /* inputs (with margin: kernels must not read past their lengths) */
+    float xr[576 + 16];
+    float xr34[576 + 16];
+    int ix_ref[576 + 16];
+    int ix_opt[576 + 16];
+} mp3_buffers;
+
+/* uniform in [0, 1) */
+static float rand_unit(void)
+{
+    return checkasm_rand_float(0.0f, 1.0f);
+}
+
+static void init_tables(mp3_buffers *t)
+{
+    t->pow43[0] = 0.0;
+    for (int i = 1; i < PRECALC_SIZE; i++)
+        t->pow43[i] = pow((float)i, 4.0 / 3.0);
+    t->adj43asm[0] = 0.0;
+    for (int i = 1; i < PRECALC_SIZE; i++)
+        t->adj43asm[i] =
+            i - 0.5 - pow(0.5 * (t->pow43[i - 1] + t->pow43[i]), 0.75);
+    for (int i = 0; i < Q_MAX; i++)
+        t->ipow20[i] = pow(2.0, (double)(i - 210) * -0.1875);
+    for (int i = 0; i <= Q_MAX + Q_MAX2; i++)
+        t->pow20[i] = pow(2.0, (double)(i - 210 - Q_MAX2) * 0.25);
+}
+
+/* MDCT-like lines: random signs, magnitudes spread over many octaves, with
+ * runs of zeros, repeated values and powers of two; xr34 = |xr|^3/4 as
+ * init_xrpow computes it. */
+static void fill_lines(mp3_buffers *t, int n)
+{
+    const int mode = checkasm_rand_int(0, 3);
+    const float scale = ldexpf(1.0f, checkasm_rand_int(-20, 14));
+    const float plateau = scale * rand_unit();
+    for (int i = 0; i < n + 16; i++) {
+        float v;
+        switch (mode) {
+        case 0:
+            v = scale * rand_unit();
+            break;
+        case 1:
+            v = scale * ldexpf(rand_unit(), -checkasm_rand_int(0, 24));
+            break;
+        case 2:
+            v = (checkasm_rand() & 3) ? plateau : 0.0f;
+            break;
+        default:
+            v = (checkasm_rand() & 1)
+                    ? 0.0f
+                    : ldexpf(1.0f, checkasm_rand_int(-30, 12));
+            break;
+        }
+        if (checkasm_rand() & 1)
+            v = -v;
+        t->xr[i] = v;
+        const float tmp = fabsf(v);
+        t->xr34[i] = sqrt(tmp * sqrt(tmp));
+    }
+}
+
+/* The smallest scalefactor with ipow20[sf] * xr34 <= IXMAX_VAL for the
+ * largest of xr34[0 .. n). */
+static int lowest_sf(const mp3_buffers *t, int n)
+{
+    float m = 0;
+    for (int i = 0; i < n; i++)
+        if (m < t->xr34[i])
+            m = t->xr34[i];
+    for (int sf = 0; sf < 256; sf++)
+        if (t->ipow20[sf] * m <= IXMAX_VAL)
+            return sf;
+    return 256;
+}
+
+/* A scalefactor for lines [0 .. n): the lowest one, or up to 40 above it;
+ * -1 when even the highest quantizes past IXMAX_VAL. */
+static int pick_sf(const mp3_buffers *t, int n)
+{
+    const int lo = lowest_sf(t, n);
+    if (lo > 255)
+        return -1;
+    return (checkasm_rand() & 3)
+               ? checkasm_rand_int(lo, lo + 40 > 255 ? 255 : lo + 40)
+               : lo;
+}
+
+/* The bench's granule: 576 lines and a scalefactor that quantizes them. */
+static int fill_granule(mp3_buffers *t)
+{
+    int sf;
+    do {
+        fill_lines(t, 576);
+        sf = pick_sf(t, 576);
+    } while (sf < 0);
+    return sf;
+}
+
+static void check_sfb_noise_x34(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
+                                mp3_buffers *t)
+{
+    if (!checkasm_check_func(opt->sfb_noise_x34, ref->sfb_noise_x34,
+                             "mp3_sfb_noise_x34"))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int bw = (it < 64) ? it : checkasm_rand_int(0, 576);
+        fill_lines(t, bw);
+        const int sf = pick_sf(t, bw);
+        if (sf < 0)
+            continue;
+        const float a = ref->sfb_noise_x34(
+            t->pow43, t->adj43asm, t->xr, t->xr34, (unsigned int)bw,
+            t->pow20[sf + Q_MAX2], t->ipow20[sf]);
+        const float b = opt->sfb_noise_x34(
+            t->pow43, t->adj43asm, t->xr, t->xr34, (unsigned int)bw,
+            t->pow20[sf + Q_MAX2], t->ipow20[sf]);
+        if (checkasm_check_bits("noise", &a, &b, sizeof(a), it))
+            break;
+    }
+    const int sf = fill_granule(t);
+    CHECKASM_BENCH(
+        ref->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34, 576,
+                           t->pow20[sf + Q_MAX2], t->ipow20[sf]),
+        opt->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34, 576,
+                           t->pow20[sf + Q_MAX2], t->ipow20[sf]));
+}
+
+static void check_quantize_x34(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
+                               mp3_buffers *t)
+{
+    if (!checkasm_check_func(opt->quantize_x34, ref->quantize_x34,
+                             "mp3_quantize_x34"))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int n = (it < 64) ? it : checkasm_rand_int(0, 576);
+        fill_lines(t, n);
+        const int sf = pick_sf(t, n);
+        if (sf < 0)
+            continue;
+        if (it % 7 == 0) {
+            /* values at the rounding points: x + adj43asm[round(x)] =
+             * k + 0.5 */
+            for (int i = 0; i < n; i++) {
+                const int k = checkasm_rand_int(0, 100);
+                t->xr34[i] = ((float)k + 0.5f - t->adj43asm[k]) / t->ipow20[sf];
+                if (checkasm_rand() & 1)
+                    t->xr34[i] = nextafterf(
+                        t->xr34[i], (checkasm_rand() & 1) ? 0.0f : 1e9f);
+            }
+        }
+        memset(t->ix_ref, 0x55, sizeof(t->ix_ref));
+        memset(t->ix_opt, 0x55, sizeof(t->ix_opt));
+        ref->quantize_x34(t->adj43asm, t->ipow20[sf], t->xr34, t->ix_ref,
+                          (unsigned int)n);
+        opt->quantize_x34(t->adj43asm, t->ipow20[sf], t->xr34, t->ix_opt,
+                          (unsigned int)n);
+        if (checkasm_check_bits("ix", t->ix_ref, t->ix_opt, sizeof(t->ix_ref),
+                                it))
+            break;
+    }
+    const int sf = fill_granule(t);
+    CHECKASM_BENCH(
+        ref->quantize_x34(t->adj43asm, t->ipow20[sf], t->xr34, t->ix_ref, 576),
+        opt->quantize_x34(t->adj43asm, t->ipow20[sf], t->xr34, t->ix_opt, 576));
+}
+
+/* The vector mask_add finds table2's index (int) fast_log10_x(ratio, 16)
+ * by comparing ratio with ct_mp3_mask_add_steps: the same index for every
+ * float ratio in [1, ma_max_i1), the range where it is used. */
+static void check_mask_add_steps(void)
+{
+    float r = 1.0f;
+    while (r < ct_mp3_ma_max_i1) {
+        const int i = (int)(ct_mp3_fast_log10_x(r, 16.0f));
+        int n = 0;
+        for (int j = 0; j < 8; j++)
+            n += r >= ct_mp3_mask_add_steps[j];
+        if (i != n) {
+            checkasm_fail("mask_add_steps: at %a (index %d, steps %d)",
+                          (double)r, i, n);
+            return;
+        }
+        r = nextafterf(r, 4.0f);
+    }
+}
+
+/* Partitions with masker ranges around them, and the terms: a wide dynamic
+ * range with zeros, equal neighbours and ratios near the thresholds of
+ * mask_add (ma_max_i1, ma_max_i2, the steps of table2). */
+static void fill_mask_chain(int npart, int (*s3ind)[2], int *delta, float *xs)
+{
+    static const int deltas[9] = {2, 2, 2, 1, 1, 1, 0, 0, -1};
+    const int mode = checkasm_rand_int(0, 3);
+    int n = 0;
+    for (int p = 0; p < npart; p++) {
+        const int lo = p - checkasm_rand_int(0, 12);
+        const int hi = p + checkasm_rand_int(0, 20);
+        s3ind[p][0] = lo < 0 ? 0 : lo;
+        s3ind[p][1] = hi >= npart ? npart - 1 : hi;
+        delta[p] = deltas[checkasm_rand_int(0, 8)];
+        n += s3ind[p][1] - s3ind[p][0] + 1;
+    }
+    for (int k = 0; k < n; k++) {
+        float v;
+        switch (mode) {
+        case 0:
+            v = ldexpf(rand_unit(), checkasm_rand_int(-40, 40));
+            break;
+        case 1: /* ratios near the thresholds */
+            v = (k > 0 && (checkasm_rand() & 1))
+                    ? xs[k - 1] *
+                          ((checkasm_rand() & 1) ? ct_mp3_ma_max_i1
+                                                 : ct_mp3_ma_max_i2) *
+                          (1.0f + (rand_unit() - 0.5f) * 1e-6f)
+                    : ldexpf(rand_unit(), checkasm_rand_int(-4, 4));
+            break;
+        case 2:
+            v = (checkasm_rand() & 3)
+                    ? 0.0f
+                    : ldexpf(rand_unit(), checkasm_rand_int(-10, 10));
+            break;
+        default:
+            v = (checkasm_rand() & 1)
+                    ? 1.0f
+                    : powf(10.0f, (float)checkasm_rand_int(0, 30) / 16.0f);
+            if (checkasm_rand() & 7)
+                v = nextafterf(v, (checkasm_rand() & 1) ? 0.0f : 100.0f);
+            break;
+        }
+        if ((checkasm_rand() & 63) == 0)
+            v = -v;
+        xs[k] = v;
+    }
+}
+
+/* The spreading function convolutions, and the steps their vector versions
+ * compare with. */
+static void check_mask_chain(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->mask_chain, ref->mask_chain,
+                             "mp3_mask_chain"))
+        return;
+    check_mask_add_steps();
+    int s3ind[64][2];
+    int delta[64];
+    static float xs[64 * 64];
+    float a[64 + 8], b[64 + 8];
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int npart = checkasm_rand_int(1, 64);
+        fill_mask_chain(npart, s3ind, delta, xs);
+        memset(a, 0x55, sizeof(a));
+        memset(b, 0x55, sizeof(b));
+        ref->mask_chain(npart, (const int(*)[2])s3ind, xs, delta, a);
+        opt->mask_chain(npart, (const int(*)[2])s3ind, xs, delta, b);
+        if (checkasm_check_bits("ecb", a, b, sizeof(a), it))
+            break;
+    }
+    fill_mask_chain(64, s3ind, delta, xs);
+    CHECKASM_BENCH(ref->mask_chain(64, (const int(*)[2])s3ind, xs, delta, a),
+                   opt->mask_chain(64, (const int(*)[2])s3ind, xs, delta, b));
+}
+
+/* The ReplayGain filters: PCM-like input (16-bit range, silence, full
+ * scale steps), random history, lengths up to a 50 ms block at 48 kHz. */
+static void check_rg_filter(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->rg_filter, ref->rg_filter, "mp3_rg_filter"))
+        return;
+    enum { N = 2401, H = 10 };
+    static float in[2][H + N];
+    static float step[2][2][H + N], out[2][2][H + N];
+    float yule[21], butter[5];
+    for (int it = 0; it < ITERATIONS / 4; it++) {
+        const int n = (it < 20) ? it : checkasm_rand_int(0, N);
+        const int mode = checkasm_rand_int(0, 2);
+        /* stable filters (the recursive taps' magnitudes sum below 1):
+         * the encoder's tables are fixed, any taps test the same
+         * arithmetic */
+        for (int i = 0; i < 21; i++)
+            yule[i] = (rand_unit() - 0.5f) * ((i < 11) ? 0.5f : 0.1f);
+        for (int i = 0; i < 5; i++)
+            butter[i] =
+                (rand_unit() - 0.5f) * ((i == 1 || i == 3) ? 0.8f : 2.0f);
+        for (int c = 0; c < 2; c++) {
+            for (int i = 0; i < H + N; i++) {
+                float x;
+                switch (mode) {
+                case 0:
+                    x = (float)checkasm_rand_int(-32768, 32767);
+                    break;
+                case 1:
+                    x = (checkasm_rand() & 1) ? 32767.0f : -32768.0f;
+                    break;
+                default:
+                    x = (checkasm_rand() & 7)
+                            ? 0.0f
+                            : (float)checkasm_rand_int(-100, 100);
+                    break;
+                }
+                in[c][i] = x;
+            }
+            for (int i = 0; i < H; i++) {
+                const float sh = (float)checkasm_rand_int(-32768, 32767);
+                const float oh = (float)checkasm_rand_int(-32768, 32767);
+                for (int v = 0; v < 2; v++) {
+                    step[v][c][i] = sh;
+                    out[v][c][i] = oh;
+                }
+            }
+        }
+        ref->rg_filter(in[0] + H, in[1] + H, step[0][0] + H, step[0][1] + H,
+                       out[0][0] + H, out[0][1] + H, (size_t)n, yule, butter);
+        opt->rg_filter(in[0] + H, in[1] + H, step[1][0] + H, step[1][1] + H,
+                       out[1][0] + H, out[1][1] + H, (size_t)n, yule, butter);
+        int differs = 0;
+        for (int c = 0; c < 2 && !differs; c++) {
+            differs = checkasm_check_bits("step", step[0][c], step[1][c],
+                                          sizeof(float) * (H + n), it) ||
+                      checkasm_check_bits("out", out[0][c], out[1][c],
+                                          sizeof(float) * (H + n), it);
+        }
+        if (differs)
+            break;
+    }
+    CHECKASM_BENCH(
+        ref->rg_filter(in[0] + H, in[1] + H, step[0][0] + H, step[0][1] + H,
+                       out[0][0] + H, out[0][1] + H, N, yule, butter),
+        opt->rg_filter(in[0] + H, in[1] + H, step[1][0] + H, step[1][1] + H,
+                       out[1][0] + H, out[1][1] + H, N, yule, butter));
+}
+
+/* The FHT of the long (n = 512: 1024 points) and short (n = 128: 256
+ * points) blocks: windowed PCM-like values, silence, impulses. */
+static void check_fht(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->fht, ref->fht, "mp3_fht"))
+        return;
+    static float a[1024 + 16], b[1024 + 16];
+    for (int it = 0; it < ITERATIONS / 4; it++) {
+        const int n = (it & 1) ? 128 : 512;
+        const int mode = checkasm_rand_int(0, 2);
+        for (int i = 0; i < 1024 + 16; i++) {
+            float x;
+            switch (mode) {
+            case 0:
+                x = (float)checkasm_rand_int(-32768, 32767) * rand_unit();
+                break;
+            case 1:
+                x = (checkasm_rand() & 31) ? 0.0f : 32767.0f;
+                break;
+            default:
+                x = ldexpf(rand_unit() - 0.5f, checkasm_rand_int(-30, 16));
+                break;
+            }
+            a[i] = b[i] = x;
+        }
+        ref->fht(a, n);
+        opt->fht(b, n);
+        if (checkasm_check_bits("fz", a, b, sizeof(a), it))
+            break;
+    }
+    /* The transform is in place and grows its input: zeros stay zeros
+     * (and the arithmetic takes the time of any other finite input). */
+    memset(a, 0, sizeof(a));
+    memset(b, 0, sizeof(b));
+    CHECKASM_BENCH(ref->fht(a, 512), opt->fht(b, 512));
+}
+
+/* The polyphase window: 512 samples around x1 (x1[-286 .. 224]), PCM
+ * range, silence, impulses. */
+static void check_window_subband(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->window_subband, ref->window_subband,
+                             "mp3_window_subband"))
+        return;
+    static float x[300 + 240];
+    float a[32], b[32];
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int mode = checkasm_rand_int(0, 2);
+        for (int i = 0; i < 300 + 240; i++) {
+            switch (mode) {
+            case 0:
+                x[i] = (float)checkasm_rand_int(-32768, 32767);
+                break;
+            case 1:
+                x[i] = (checkasm_rand() & 63) ? 0.0f : 32767.0f;
+                break;
+            default:
+                x[i] = ldexpf(rand_unit() - 0.5f, checkasm_rand_int(-20, 16));
+                break;
+            }
+        }
+        ref->window_subband(x + 300, a);
+        opt->window_subband(x + 300, b);
+        if (checkasm_check_bits("a", a, b, sizeof(float) * 30, it))
+            break;
+    }
+    CHECKASM_BENCH(ref->window_subband(x + 300, a),
+                   opt->window_subband(x + 300, b));
+}
+
+/* |xr|^3/4 with its sum and largest value. */
+static void check_init_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
+                             mp3_buffers *t)
+{
+    if (!checkasm_check_func(opt->init_xrpow, ref->init_xrpow,
+                             "mp3_init_xrpow"))
+        return;
+    static float pa[576 + 16], pb[576 + 16];
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int n = (it < 40) ? it : checkasm_rand_int(0, 576);
+        const float max0 =
+            (checkasm_rand() & 1)
+                ? 0.0f
+                : ldexpf(rand_unit(), checkasm_rand_int(-10, 10));
+        float sa = (float)checkasm_rand_int(0, 3), sb = sa;
+        fill_lines(t, n);
+        memset(pa, 0, sizeof(pa));
+        memset(pb, 0, sizeof(pb));
+        const float ma = ref->init_xrpow(t->xr, pa, n, &sa, max0);
+        const float mb = opt->init_xrpow(t->xr, pb, n, &sb, max0);
+        if (checkasm_check_bits("xrpow", pa, pb, sizeof(pa), it) ||
+            checkasm_check_bits("sum", &sa, &sb, sizeof(sa), it) ||
+            checkasm_check_bits("max", &ma, &mb, sizeof(ma), it))
+            break;
+    }
+    fill_lines(t, 576);
+    float sa = 0.0f, sb = 0.0f;
+    CHECKASM_BENCH(ref->init_xrpow(t->xr, pa, 576, &sa, 0.0f),
+                   opt->init_xrpow(t->xr, pb, 576, &sb, 0.0f));
+}
+
+/* The amplification of a band of |xr|^3/4 (as init_xrpow leaves it). */
+static void check_amp_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
+                            mp3_buffers *t)
+{
+    if (!checkasm_check_func(opt->amp_xrpow, ref->amp_xrpow, "mp3_amp_xrpow"))
+        return;
+    static float pa[576 + 16], pb[576 + 16];
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int n = (it < 40) ? it : checkasm_rand_int(0, 576);
+        const float max0 =
+            (checkasm_rand() & 1)
+                ? 0.0f
+                : ldexpf(rand_unit(), checkasm_rand_int(-10, 10));
+        float sum = (float)checkasm_rand_int(0, 3);
+        fill_lines(t, n);
+        memset(pa, 0, sizeof(pa));
+        float ma = ref->init_xrpow(t->xr, pa, n, &sum, max0);
+        float mb = ma;
+        memcpy(pb, pa, sizeof(pa));
+        const int off = checkasm_rand_int(0, n);
+        const int n2 = checkasm_rand_int(0, n - off);
+        const float f =
+            (checkasm_rand() & 1)
+                ? 1.29683955465100964055f
+                : ldexpf(rand_unit() + 0.5f, checkasm_rand_int(-3, 3));
+        ma = ref->amp_xrpow(pa + off, n2, f, ma);
+        mb = opt->amp_xrpow(pb + off, n2, f, mb);
+        if (checkasm_check_bits("x", pa, pb, sizeof(pa), it) ||
+            checkasm_check_bits("max", &ma, &mb, sizeof(ma), it))
+            break;
+    }
+    /* In place: f = 1 keeps the band as it is over the bench's calls. */
+    CHECKASM_BENCH(ref->amp_xrpow(pa, 576, 1.0f, 0.0f),
+                   opt->amp_xrpow(pb, 576, 1.0f, 0.0f));
+}
+
+/* The largest quantized value of a run of line pairs. */
+static void check_ix_max(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
+                         mp3_buffers *t)
+{
+    if (!checkasm_check_func(opt->ix_max, ref->ix_max, "mp3_ix_max"))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int n = 2 * checkasm_rand_int(1, 288);
+        const int off = 2 * checkasm_rand_int(0, (576 - n) / 2);
+        const int top =
+            (checkasm_rand() & 1) ? 1 : checkasm_rand_int(1, IXMAX_VAL + 100);
+        for (int i = 0; i < 576; i++)
+            t->ix_ref[i] =
+                (checkasm_rand() & 3) ? 0 : checkasm_rand_int(0, top);
+        const int a = ref->ix_max(t->ix_ref + off, n);
+        const int b = opt->ix_max(t->ix_ref + off, n);
+        if (checkasm_check_bits("max", &a, &b, sizeof(a), it))
+            break;
+    }
+    volatile int sink;
+    CHECKASM_BENCH(sink = ref->ix_max(t->ix_ref, 576),
+                   sink = opt->ix_max(t->ix_ref, 576));
+    (void)sink;
+}
+
+/* PCM-like input of the attack detection. */
+static void fill_attack_input(float *in, int n)
+{
+    const int mode = checkasm_rand_int(0, 2);
+    for (int i = 0; i < n; i++) {
+        switch (mode) {
+        case 0:
+            in[i] = (float)checkasm_rand_int(-32768, 32767);
+            break;
+        case 1:
+            in[i] = (checkasm_rand() & 31)
+                        ? 0.0f
+                        : (float)checkasm_rand_int(-32768, 32767);
+            break;
+        default:
+            in[i] = ldexpf(rand_unit() - 0.5f, checkasm_rand_int(-20, 4));
+            break;
+        }
+    }
+}
+
+/* The attack detection's high pass. */
+static void check_attack_hpf(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->attack_hpf, ref->attack_hpf,
+                             "mp3_attack_hpf"))
+        return;
+    static float in[600], a[576], b[576];
+    for (int it = 0; it < ITERATIONS / 2; it++) {
+        fill_attack_input(in, 600);
+        ref->attack_hpf(in, a);
+        opt->attack_hpf(in, b);
+        if (checkasm_check_bits("out", a, b, sizeof(a), it))
+            break;
+    }
+    CHECKASM_BENCH(ref->attack_hpf(in, a), opt->attack_hpf(in, b));
+}
+
+/* The peaks of the high-passed signal (as attack_hpf leaves it). */
+static void check_abs_peaks(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+{
+    if (!checkasm_check_func(opt->abs_peaks, ref->abs_peaks, "mp3_abs_peaks"))
+        return;
+    static float in[600], hpf[576];
+    float pa[9], pb[9];
+    for (int it = 0; it < ITERATIONS / 2; it++) {
+        fill_attack_input(in, 600);
+        ref->attack_hpf(in, hpf);
+        ref->abs_peaks(hpf, pa);
+        opt->abs_peaks(hpf, pb);
+        if (checkasm_check_bits("en", pa, pb, sizeof(pa), it))
+            break;
+    }
+    CHECKASM_BENCH(ref->abs_peaks(hpf, pa), opt->abs_peaks(hpf, pb));
+}
+
+/* The set the level's flags choose, as the encoder would. */
+static const ct_mp3_dsp *dsp_for_flags(unsigned flags)
+{
+    const ct_mp3_dsp *dsp = NULL;
+    if (flags & CT_CPU_FLAG_AVX2)
+        dsp = ct_mp3_dsp_get_isa(CT_MP3_DSP_AVX2);
+    if (dsp == NULL && (flags & CT_CPU_FLAG_SSE2))
+        dsp = ct_mp3_dsp_get_isa(CT_MP3_DSP_SSE2);
+    return dsp != NULL ? dsp : ct_mp3_dsp_get_isa(CT_MP3_DSP_C);
+}
+
+void checkasm_check_mp3(void)
+{
+    const ct_mp3_dsp *ref = ct_mp3_dsp_get_isa(CT_MP3_DSP_C);
+    const ct_mp3_dsp *opt = dsp_for_flags(checkasm_cpu_flags());
+    mp3_buffers *t = calloc(1, sizeof(*t));
+    if (t == NULL) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(1);
+    }
+    init_tables(t);
+    check_sfb_noise_x34(ref, opt, t);
+    check_quantize_x34(ref, opt, t);
+    check_init_xrpow(ref, opt, t);
+    check_amp_xrpow(ref, opt, t);
+    check_ix_max(ref, opt, t);
+    checkasm_report("mp3_quantize");
+    check_fht(ref, opt);
+    check_mask_chain(ref, opt);
+    check_attack_hpf(ref, opt);
+    check_abs_peaks(ref, opt);
+    checkasm_report("mp3_psy");
+    check_window_subband(ref, opt);
+    checkasm_report("mp3_polyphase");
+    check_rg_filter(ref, opt);
+    checkasm_report("mp3_replaygain");
+    free(t);
+}
