@@ -38,6 +38,7 @@
 #include "config.h"
 
 #include "ctjpegenc.h"
+#include "ctelement.h"
 
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
@@ -56,8 +57,6 @@ GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 #define DEFAULT_FIXED_CODE FALSE
 #define DEFAULT_SIMD CT_SIMD_AUTO
 
-#define DEFAULT_THREADS 0       /* one per online CPU */
-#define MAX_THREADS 1024
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0  /* auto */
 #define MAX_FRAMES_IN_FLIGHT 1024
 
@@ -389,11 +388,9 @@ gst_ct_jpeg_enc_push_ready (GstCtJpegEnc * self)
     g_assert (pending == user);
     if (ret < 0) {
       if (!reported)
-        GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-            ("JPEG encoding failed: %s",
-                ct_jpeg_encoder_error (self->encoder)),
-            ("ct_jpeg_receive_frame returned %d (%s)", ret,
-                ct_strerror (ret)));
+        GST_CT_ELEMENT_ERROR (self, ret,
+            ct_jpeg_encoder_error (self->encoder), "ct_jpeg_receive_frame",
+            "JPEG encoding failed");
       reported = TRUE;
       gst_ct_jpeg_enc_pending_free (pending);
       flow = GST_FLOW_ERROR;
@@ -475,35 +472,41 @@ gst_ct_jpeg_enc_update_latency (GstCtJpegEnc * self)
 /*
  * Makes the encoder for the input caps with these settings, or gives the
  * one there is the settings (its waiting frames encode with the old ones
- * and are finished first). Returns FALSE with the library's message in
- * err when the settings are invalid or memory runs out.
+ * and are finished first, *flow says how that went). Returns CT_OK, or the
+ * code of the ctcore function named in *function, with its message in err,
+ * when the settings are invalid or memory runs out.
  */
-static gboolean
+static int
 gst_ct_jpeg_enc_configure (GstCtJpegEnc * self,
-    const ct_jpeg_settings * settings, GstFlowReturn * flow, char *err,
-    gsize err_size)
+    const ct_jpeg_settings * settings, GstFlowReturn * flow,
+    const gchar ** function, char *err, gsize err_size)
 {
   const GstVideoInfo *info = &self->input_state->info;
+  int ret;
 
   *flow = GST_FLOW_OK;
   if (self->encoder) {
     if (settings_equal (settings, &self->encoder_settings))
-      return TRUE;
-    if (ct_jpeg_encoder_set_settings (self->encoder, settings, err,
-            err_size) != CT_OK)
-      return FALSE;
+      return CT_OK;
+    *function = "ct_jpeg_encoder_set_settings";
+    ret = ct_jpeg_encoder_set_settings (self->encoder, settings, err,
+        err_size);
+    if (ret != CT_OK)
+      return ret;
     self->encoder_settings = *settings;
     *flow = gst_ct_jpeg_enc_push_ready (self);
-    return TRUE;
+    return CT_OK;
   }
-  if (ct_jpeg_encoder_new (self->pool, settings, GST_VIDEO_INFO_WIDTH (info),
-          GST_VIDEO_INFO_HEIGHT (info),
-          pixel_format_for (GST_VIDEO_INFO_FORMAT (info)),
-          self->frames_in_flight, &self->encoder, err, err_size) != CT_OK)
-    return FALSE;
+  *function = "ct_jpeg_encoder_new";
+  ret = ct_jpeg_encoder_new (self->pool, settings,
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+      pixel_format_for (GST_VIDEO_INFO_FORMAT (info)), self->frames_in_flight,
+      &self->encoder, err, err_size);
+  if (ret != CT_OK)
+    return ret;
   self->encoder_settings = *settings;
   gst_ct_jpeg_enc_update_latency (self);
-  return TRUE;
+  return CT_OK;
 }
 
 static gboolean
@@ -514,6 +517,7 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
   ct_jpeg_settings settings;
   gint max_frames_in_flight;
   GstFlowReturn flow;
+  const gchar *function;
   char err[256] = "";
 
   /* The frames the encoder holds belong to the old caps. */
@@ -533,7 +537,8 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
   self->frames_in_flight = gst_ct_jpeg_enc_choose_frames_in_flight (self,
       max_frames_in_flight, &state->info);
   /* Invalid settings fail the first frame, which says why on the bus. */
-  if (!gst_ct_jpeg_enc_configure (self, &settings, &flow, err, sizeof (err)))
+  if (gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
+          sizeof (err)) != CT_OK)
     GST_DEBUG_OBJECT (self, "no encoder yet: %s", err);
   return gst_ct_jpeg_enc_set_output (self, sof_marker_for (&settings));
 }
@@ -583,6 +588,7 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   ct_jpeg_settings settings;
   ct_jpeg_image image;
   GstFlowReturn flow;
+  const gchar *function;
   char err[256] = "";
   int ret;
 
@@ -591,9 +597,13 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   GST_OBJECT_UNLOCK (self);
 
   /* A property changed: the frames sent still encode as they were. */
-  if (!gst_ct_jpeg_enc_configure (self, &settings, &flow, err, sizeof (err))) {
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("JPEG encoding failed: %s", err), (NULL));
+  ret = gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
+      sizeof (err));
+  if (ret != CT_OK) {
+    GST_CT_ELEMENT_ERROR (self, ret, err, function,
+        "Cannot encode %dx%d %s frames with these settings",
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_NAME (info));
     gst_video_codec_frame_unref (frame);
     return GST_FLOW_ERROR;
   }
@@ -643,9 +653,8 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   ret = ct_jpeg_send_frame (self->encoder, &image, pending);
   if (ret < 0) {
     gst_ct_jpeg_enc_pending_free (pending);
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("JPEG encoding failed: %s", ct_jpeg_encoder_error (self->encoder)),
-        ("ct_jpeg_send_frame returned %d (%s)", ret, ct_strerror (ret)));
+    GST_CT_ELEMENT_ERROR (self, ret, ct_jpeg_encoder_error (self->encoder),
+        "ct_jpeg_send_frame", "JPEG encoding failed");
     return GST_FLOW_ERROR;
   }
   g_queue_push_tail (&self->pending, pending);
@@ -691,21 +700,9 @@ static gboolean
 gst_ct_jpeg_enc_start (GstVideoEncoder * encoder)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
-  gint threads;
 
-  GST_OBJECT_LOCK (self);
-  threads = self->threads;
-  GST_OBJECT_UNLOCK (self);
-
-  self->pool = ct_pool_new (threads);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Out of memory for a pool of %d worker threads", threads), (NULL));
-    return FALSE;
-  }
-  GST_DEBUG_OBJECT (self, "pool of %d worker thread(s)",
-      ct_pool_threads (self->pool));
-  return TRUE;
+  return gst_ct_element_start_pool (GST_ELEMENT (self), &self->threads,
+      &self->pool);
 }
 
 static gboolean
@@ -715,7 +712,7 @@ gst_ct_jpeg_enc_stop (GstVideoEncoder * encoder)
 
   gst_ct_jpeg_enc_drop_pending (self);
   g_clear_pointer (&self->encoder, ct_jpeg_encoder_free);
-  g_clear_pointer (&self->pool, ct_pool_unref);
+  gst_ct_element_stop_pool (&self->pool);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   return TRUE;
 }
@@ -776,17 +773,7 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
           "Which build of jpegli to match byte for byte (the arithmetic, "
           "not necessarily the instructions used)", GST_TYPE_CT_JPEG_ENC_SIMD,
           DEFAULT_SIMD, flags));
-  /**
-   * GstCtJpegEnc:threads:
-   *
-   * Worker threads of the element's pool, the streaming thread included.
-   * The output bytes do not depend on it.
-   */
-  g_object_class_install_property (gobject_class, PROP_THREADS,
-      g_param_spec_int ("threads", "Threads",
-          "Worker threads, the streaming thread included: 0 = one per "
-          "online CPU, 1 = every frame on the streaming thread; read when "
-          "the element starts", 0, MAX_THREADS, DEFAULT_THREADS, ready_flags));
+  gst_ct_element_install_threads_property (gobject_class, PROP_THREADS);
   /**
    * GstCtJpegEnc:max-frames-in-flight:
    *
@@ -829,7 +816,7 @@ static void
 gst_ct_jpeg_enc_init (GstCtJpegEnc * self)
 {
   ct_jpeg_settings_default (&self->settings);
-  self->threads = DEFAULT_THREADS;
+  self->threads = GST_CT_ELEMENT_DEFAULT_THREADS;
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
   self->sof_marker = -1;
   g_queue_init (&self->pending);
