@@ -91,10 +91,12 @@ typedef struct ct_jpeg_encoder ct_jpeg_encoder;
 
 /*
  * An encoder for frames of width x height pixels in `format`, with
- * `settings`. frames_in_flight: how many frames are encoded together; 0
- * (auto) takes the pool's threads for frames under a megapixel and 1 for
- * larger ones. Returns CT_OK and *encoder, or a CT_E* code with a message
- * in errbuf.
+ * `settings`. frames_in_flight (0..CT_JPEG_MAX_FRAMES_IN_FLIGHT): how many
+ * frames are encoded together; 0 (auto) takes the pool's threads for frames
+ * under a megapixel (1 000 000 pixels) and 1 for larger ones. The encoder
+ * holds a reference to the pool (NULL: everything on the calling thread).
+ * Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf
+ * (*encoder is then NULL).
  */
 CT_API int ct_jpeg_encoder_new(ct_pool *pool, const ct_jpeg_settings *settings,
                                uint32_t width, uint32_t height,
@@ -117,7 +119,9 @@ CT_API int ct_jpeg_encoder_set_settings(ct_jpeg_encoder *encoder,
  * read until the frame's file has been received, or until a reset; `user`
  * comes back with the file. When frames_in_flight frames are waiting, the
  * call encodes them (the calling thread works with the pool). CT_EAGAIN
- * while a frame's file waits to be received: receive first.
+ * while a frame's file waits to be received: receive first. CT_EINVAL for
+ * a frame of another size or format, or without pixels (the frame is not
+ * taken; ct_jpeg_encoder_error says why).
  */
 CT_API int ct_jpeg_send_frame(ct_jpeg_encoder *encoder,
                               const ct_jpeg_image *image, void *user);
