@@ -470,9 +470,9 @@ gst_ct_jpeg_enc_update_latency (GstCtJpegEnc * self)
 }
 
 /*
- * Makes the encoder for the input caps with these settings, or gives the
- * one there is the settings (its waiting frames encode with the old ones
- * and are finished first, *flow says how that went). Returns CT_OK, or the
+ * Makes the encoder for the input caps with these settings, or hands them
+ * to the encoder there is (its waiting frames encode with the old ones and
+ * are finished first; *flow says how that went). Returns CT_OK, or the
  * code of the ctcore function named in *function, with its message in err,
  * when the settings are invalid or memory runs out.
  */
