@@ -12,48 +12,17 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 #include "pnm.h"
 
 #define FRAMES_PER_STREAM 5
-#define MAX_REPORTED_FAILURES 30
-
-static int failures;
-static int checks;
-
-static int check(int ok, const char *format, ...)
-{
-    checks++;
-    if (ok)
-        return 1;
-    if (failures++ < MAX_REPORTED_FAILURES) {
-        va_list args;
-        va_start(args, format);
-        fputs("FAIL: ", stderr);
-        vfprintf(stderr, format, args);
-        fputc('\n', stderr);
-        va_end(args);
-    }
-    return 0;
-}
-
-static void *checked_malloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (p == NULL) {
-        fputs("out of memory\n", stderr);
-        exit(1);
-    }
-    return p;
-}
-
 static uint32_t next_random(uint32_t *state)
 {
     *state ^= *state << 13;
@@ -84,7 +53,7 @@ static picture synthetic_picture(uint32_t width, uint32_t height,
     snprintf(p.name, sizeof(p.name), "synthetic %ux%u%s", (unsigned)width,
              (unsigned)height, channels == 1 ? " gray" : "");
     const size_t row = (size_t)width * channels;
-    p.pixels = checked_malloc(row * height);
+    p.pixels = checked_calloc(1, row * height);
     uint32_t state = 2654435761u * (seed + 1);
     for (uint32_t y = 0; y < height; y++)
         for (size_t x = 0; x < row; x++)
@@ -98,7 +67,7 @@ static picture stream_frame(const picture *p, int k)
 {
     picture f = *p;
     const size_t size = (size_t)p->width * p->height * p->channels;
-    f.pixels = checked_malloc(size);
+    f.pixels = checked_calloc(1, size);
     for (size_t i = 0; i < size; i++)
         f.pixels[i] = (uint8_t)(p->pixels[i] + 37 * k);
     return f;
@@ -156,7 +125,7 @@ static ct_jpeg_image make_layout(const picture *p, ct_pixel_format format,
     int offsets[3];
     const int bytes = layout_of(format, offsets);
     const size_t stride = (size_t)p->width * bytes + pad;
-    uint8_t *m = checked_malloc(stride * p->height);
+    uint8_t *m = checked_calloc(1, stride * p->height);
     uint32_t state = 0x9e3779b9u ^ (uint32_t)format ^ (uint32_t)pad;
     for (size_t i = 0; i < stride * p->height; i++)
         m[i] = (uint8_t)(next_random(&state) >> 24);
@@ -743,11 +712,9 @@ int main(int argc, char **argv)
         picture_free(&pictures[i]);
     for (int i = 0; i < 3; i++)
         ct_pool_unref(pools[i]);
-    if (failures) {
-        fprintf(stderr, "%d of %d checks failed\n", failures, checks);
-        return 1;
-    }
-    printf("ct_jpeg_encoder: %d checks passed (%d pictures, %d golden)\n",
-           checks, n, golden);
-    return 0;
+    char passed[128];
+    snprintf(passed, sizeof(passed),
+             "ct_jpeg_encoder: every check passed (%d pictures, %d golden)", n,
+             golden);
+    return check_finish(passed);
 }
