@@ -8,7 +8,7 @@
  * same bits: every lane does the scalar operations of one element (or one
  * channel) in the scalar order, in the same types (float, or double where
  * LAME converts), and sums are added in LAME's order, never reassociated.
- * No kernel uses fused multiply-adds. tests/mp3/checkasm.c compares them
+ * No kernel uses fused multiply-adds. tests/checkasm/mp3.c compares them
  * bit for bit.
  *
  * Each module's init fills its table with the scalar references and

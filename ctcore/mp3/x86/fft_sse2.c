@@ -235,8 +235,10 @@ static void fht_stage_first(float *fz, const float *fn, int kx, int k1, int k2, 
 static void fht_stage_i4_sse2(float *fz, const float *fn, int st, int i, int k1, int k2,
                               int k3, int k4, __m128 keep)
 {
-    __m128 const c1 = _mm_loadu_ps(&ct_mp3_fht_tw.c1[st][i]), s1 = _mm_loadu_ps(&ct_mp3_fht_tw.s1[st][i]);
-    __m128 const c2 = _mm_loadu_ps(&ct_mp3_fht_tw.c2[st][i]), s2 = _mm_loadu_ps(&ct_mp3_fht_tw.s2[st][i]);
+    __m128 const c1 = _mm_loadu_ps(&ct_mp3_fht_tw.c1[st][i]);
+    __m128 const s1 = _mm_loadu_ps(&ct_mp3_fht_tw.s1[st][i]);
+    __m128 const c2 = _mm_loadu_ps(&ct_mp3_fht_tw.c2[st][i]);
+    __m128 const s2 = _mm_loadu_ps(&ct_mp3_fht_tw.s2[st][i]);
     float *fi = fz + i, *gi = fz + k1 - i - 3;
     do {
         __m128 a, b, g0, f0, f1, g1, f2, g2, f3, g3;

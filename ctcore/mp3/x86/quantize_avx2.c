@@ -62,7 +62,7 @@ AVX2 float ct_mp3_sfb_noise_x34_avx2(const float *pow43, const float *adj43asm,
         xr34 += 8;
     }
     if (rest) {
-        /* the last lines, zero padded (see the SSE2 version); a second
+        /* the last lines, zero padded (see x86/quantize_sse2.c); a second
          * group only if LAME has one (rest > 4) */
         __m256i const mask =
             _mm256_cmpgt_epi32(_mm256_set1_epi32((int) rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
