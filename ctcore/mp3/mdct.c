@@ -17,7 +17,7 @@
 
 /* The analysis window, per i = -15..-1 of window_subband: 16 coefficients
  * and the two multipliers of the butterfly; then the middle subband's. */
-const float ct_mp3_enwindow[] = {
+static const float enwindow[] = {
     /* i = -15 */
     -4.77e-07 * 0.740951125354959 / 2.384e-06, 1.03951e-04 * 0.740951125354959 / 2.384e-06,
     9.53674e-04 * 0.740951125354959 / 2.384e-06, 2.841473e-03 * 0.740951125354959 / 2.384e-06,
@@ -367,7 +367,7 @@ static const int order[] = {
 void ct_mp3_window_subband_c(const float *x1, float a[32])
 {
     int i;
-    float const *wp = ct_mp3_enwindow + 10;
+    float const *wp = enwindow + 10;
 
     const float *x2 = &x1[238 - 14 - 286];
 
@@ -442,7 +442,7 @@ void ct_mp3_window_subband_c(const float *x1, float a[32])
 static void window_subband(const ct_mp3_mdct_dsp *dsp, const float *x1, float a[SBLIMIT])
 {
     /* i = -15 .. -1: a[0 .. 29] (mdct_dsp.h: window_subband) */
-    float const *wp = ct_mp3_enwindow + 10 + 15 * 18;
+    float const *wp = enwindow + 10 + 15 * 18;
 
     dsp->window_subband(x1, a);
     x1 -= 15;

@@ -21,9 +21,6 @@ void ct_mp3_mdct_dsp_init(ct_mp3_mdct_dsp *dsp, unsigned cpu_flags);
 
 void ct_mp3_window_subband_c(const float *x1, float a[32]);
 
-/* newmdct.c enwindow (mdct.c) */
-extern const float ct_mp3_enwindow[];
-
 #if defined(__x86_64__)
 void ct_mp3_window_subband_sse2(const float *x1, float a[32]);
 void ct_mp3_window_subband_avx2(const float *x1, float a[32]);
