@@ -1,5 +1,6 @@
 /*
- * The FFT's AVX2 kernel (fft_dsp.h).
+ * The FFT's AVX2 kernel (fft_dsp.h): x86/fft_sse2.c's transform with the
+ * twiddled butterflies of 8 neighbouring i at a time.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

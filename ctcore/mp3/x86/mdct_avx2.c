@@ -1,5 +1,6 @@
 /*
- * The filterbank's AVX2 kernel (mdct_dsp.h).
+ * The filterbank's AVX2 kernel (mdct_dsp.h): 8 of window_subband's i per
+ * vector (x86/mdct_sse2.c: 4).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

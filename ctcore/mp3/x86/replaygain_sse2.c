@@ -9,8 +9,6 @@
 
 #include "mp3/x86/simd.h"
 
-/* ---- ReplayGain filters ---------------------------------------------------- */
-
 /* The input half of filterYule (s1: it reads no output), 4 samples per
  * vector, each lane in filterYule's order. */
 static void yule_s1_sse2(const float *in, float *s1, int n, const float *k)
