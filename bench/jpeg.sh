@@ -21,27 +21,15 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh"
 target=
 reps=5
 build="$root/build"
 threads=0
 
-usage() {
-    sed -n '/^# usage:/,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-
-while getopts "t:n:B:j:h" opt; do
-    case $opt in
-    t) target=$OPTARG ;;
-    n) reps=$OPTARG ;;
-    B) build=$OPTARG ;;
-    j) threads=$OPTARG ;;
-    *) usage ;;
-    esac
-done
-shift $((OPTIND - 1))
-[ $# -ge 1 ] || usage
+bench_options "t:n:B:j:h" t=target n=reps B=build j=threads -- "$@"
+shift "$bench_shift"
+[ $# -ge 1 ] || bench_usage
 cjpegli=$1
 shift
 [ "${1:-}" = "--" ] && shift
@@ -55,18 +43,17 @@ if [ -z "$target" ]; then
     fi
 fi
 case $target in sse2 | avx2) ;; *) echo "unknown target $target" >&2; exit 2 ;; esac
-[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "-n wants a positive count" >&2; exit 2; }
+bench_check_reps "$reps"
 
 golden=${CT_GOLDEN_DIR:-$root/../shared/golden/jpegli}
 ctjpeg="$build/tools/ctjpeg"
-[ -x "$ctjpeg" ] || { echo "no $ctjpeg; build first (ninja -C $build)" >&2; exit 1; }
+bench_check_tool "$ctjpeg" "$build"
 [ -x "$cjpegli" ] || { echo "$cjpegli is not an executable" >&2; exit 1; }
 mapfile -t images < <(ls "$golden"/inputs/photo-*.p?m 2>/dev/null)
 [ ${#images[@]} -gt 0 ] || { echo "no photos in $golden/inputs" >&2; exit 1; }
 largest=$(ls -S "${images[@]}" | head -n 1)
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_make_tmp
 
 cmd() { # name image -> the command line
     case $1 in
@@ -75,7 +62,6 @@ cmd() { # name image -> the command line
     all) echo env CT_SIMD="$target" "$ctjpeg" "$2" "$tmp/$1.jpg" "${flags[@]}" --threads "$threads" --quiet ;;
     esac
 }
-now() { date +%s.%N; }
 
 echo "target:  $target (ctjpeg with CT_SIMD=$target; cjpegli as built)"
 echo "flags:   ${flags[*]:-(defaults)}"
@@ -106,7 +92,6 @@ for ((i = 0; i < reps; i++)); do
     done
 done
 
-median() { sort -g "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 for set in largest total; do
     c=$(median "$tmp/cjpegli.$set"); o=$(median "$tmp/one.$set"); a=$(median "$tmp/all.$set")
     label=$([ $set = largest ] && basename "$largest" || echo "all ${#images[@]} photos")

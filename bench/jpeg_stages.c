@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cjpegli_flags.h"
+#include "cli.h"
 #include "ctcore/runtime.h"
 #include "jpeg/frame.h"
 #include "jpeg/graph.h"
@@ -47,16 +48,9 @@ int main(int argc, char **argv)
     }
     ct_cjpegli_flags flags;
     ct_cjpegli_flags_init(&flags);
-    for (int a = i + 1; a < argc;) {
-        const int r =
-            ct_cjpegli_flags_parse(&flags, argc, argv, &a, err, sizeof(err));
-        if (r == 0)
-            snprintf(err, sizeof(err), "unknown flag '%s'", argv[a]);
-        if (r <= 0) {
-            fprintf(stderr, "%s\n", err);
-            return 2;
-        }
-    }
+    if (ct_cli_parse_encoder_flags(ct_cli_cjpegli_flag, &flags, i + 1, argc,
+                                   argv) < 0)
+        return 2;
     if (ct_cjpegli_flags_finish(&flags, err, sizeof(err)) < 0) {
         fprintf(stderr, "%s\n", err);
         return 2;

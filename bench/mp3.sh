@@ -18,50 +18,34 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/bench/lib.sh"
 reps=3
 threads=0
 build="$root/build"
 lame=lame
 settings=("-V 2" "-b 128")
 
-usage() {
-    sed -n '/^# usage:/,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
-    exit 2
-}
-
-while getopts "n:j:B:l:h" opt; do
-    case $opt in
-    n) reps=$OPTARG ;;
-    j) threads=$OPTARG ;;
-    B) build=$OPTARG ;;
-    l) lame=$OPTARG ;;
-    *) usage ;;
-    esac
-done
-shift $((OPTIND - 1))
-[ $# -le 1 ] || usage
+bench_options "n:j:B:l:h" n=reps j=threads B=build l=lame -- "$@"
+shift "$bench_shift"
+[ $# -le 1 ] || bench_usage
 corpus=${1:-$root/../shared/corpus/audio}
-[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "-n wants a positive count" >&2; exit 2; }
+bench_check_reps "$reps"
 [[ $threads =~ ^[0-9]+$ ]] || { echo "-j wants a thread count (0: all CPUs)" >&2; exit 2; }
 
 ctlame="$build/tools/ctlame"
-[ -x "$ctlame" ] || { echo "no $ctlame; build first (ninja -C $build)" >&2; exit 1; }
+bench_check_tool "$ctlame" "$build"
 command -v "$lame" >/dev/null || { echo "no lame program ($lame)" >&2; exit 1; }
 shopt -s nullglob
 clips=("$corpus"/*.wav)
 [ ${#clips[@]} -gt 0 ] || { echo "no .wav clips in $corpus" >&2; exit 1; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+bench_make_tmp
 
 echo "corpus:  $corpus (${#clips[@]} clips)"
 echo "lame:    $(command -v "$lame")"
 echo "ctlame:  $ctlame"
 echo "reps:    $reps (the median of the per-repetition totals)"
 echo "threads: 1 and $threads$([ "$threads" -eq 0 ] && echo " (one per online CPU: $(nproc))")"
-
-now() { date +%s.%N; }
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Warms the page cache, so that the first timed encode does not read the disk.
 cat "${clips[@]}" >/dev/null

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "lame_flags.h"
@@ -119,16 +120,9 @@ int main(int argc, char **argv)
     char err[256] = "";
     ct_lame_flags flags;
     ct_lame_flags_init(&flags);
-    for (int a = i + 1; a < argc;) {
-        const int r =
-            ct_lame_flags_parse(&flags, argc, argv, &a, err, sizeof(err));
-        if (r == 0)
-            snprintf(err, sizeof(err), "unknown flag '%s'", argv[a]);
-        if (r <= 0) {
-            fprintf(stderr, "%s\n", err);
-            return 2;
-        }
-    }
+    if (ct_cli_parse_encoder_flags(ct_cli_lame_flag, &flags, i + 1, argc,
+                                   argv) < 0)
+        return 2;
 
     ct_wav_reader wav;
     if (ct_wav_open(&wav, path, err, sizeof(err)) < 0) {

@@ -1,8 +1,9 @@
 /*
  * ctlameenc: encodes raw audio to MP3 with ctcore's port of LAME 3.100,
  * writing exactly the bytes the lame CLI writes for the same samples and
- * settings. The properties are lamemp3enc's, plus the two CLI defaults that
- * lamemp3enc leaves out (ReplayGain analysis and the LAME tag).
+ * settings. The encoding properties are lamemp3enc's, plus the two CLI
+ * defaults that lamemp3enc leaves out (ReplayGain analysis and the LAME
+ * tag); threads and simd change how fast the bytes come, never the bytes.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cjpegli_flags.h"
+#include "cli.h"
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 #include "pnm.h"
@@ -78,78 +79,70 @@ static int write_file(const char *path, const uint8_t *data, size_t size)
     return 0;
 }
 
+/* What ctjpeg reads from its command line. */
+typedef struct ctjpeg_flags {
+    ct_cli_args args;
+    ct_cjpegli_flags cjpegli;
+    unsigned long num_reps;
+    long threads;
+    int threads_set;
+    int sequential;
+} ctjpeg_flags;
+
+static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
+                           char **argv, int *i)
+{
+    ctjpeg_flags *f = tool_flags;
+    const char *value;
+    char *end;
+    if (strcmp(arg, "--sequential") == 0) {
+        f->sequential = 1;
+    } else if ((value = flag_value("--threads", arg, argc, argv, i))) {
+        errno = 0;
+        f->threads = strtol(value, &end, 10);
+        if (errno || end == value || *end || f->threads < 0 ||
+            f->threads > MAX_THREADS) {
+            fprintf(stderr, "ctjpeg: invalid --threads '%s' (0..%d)\n",
+                    value, MAX_THREADS);
+            return -1;
+        }
+        f->threads_set = 1;
+    } else if ((value = flag_value("--num_reps", arg, argc, argv, i))) {
+        f->num_reps = strtoul(value, &end, 10);
+        if (end == value || *end || f->num_reps < 1 ||
+            f->num_reps > 1000000) {
+            fprintf(stderr, "ctjpeg: invalid --num_reps '%s'\n", value);
+            return -1;
+        }
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static const ct_cli ctjpeg_cli = {"ctjpeg", usage, ct_cli_cjpegli_flag,
+                                 parse_tool_flag};
+
 int main(int argc, char **argv)
 {
-    const char *positional[2];
-    int num_positional = 0;
-    unsigned long num_reps = 1;
-    long threads = 0;
-    int threads_set = 0, sequential = 0;
-    int quiet = 0;
     char err[256];
-    ct_cjpegli_flags flags;
-    ct_cjpegli_flags_init(&flags);
-
-    for (int i = 1; i < argc;) {
-        int r = ct_cjpegli_flags_parse(&flags, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "ctjpeg: %s\n", err);
-            return 1;
-        }
-        if (r > 0)
-            continue;
-        const char *arg = argv[i++];
-        const char *value;
-        char *end;
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(arg, "--sequential") == 0) {
-            sequential = 1;
-        } else if ((value = flag_value("--threads", arg, argc, argv, &i))) {
-            errno = 0;
-            threads = strtol(value, &end, 10);
-            if (errno || end == value || *end || threads < 0 ||
-                threads > MAX_THREADS) {
-                fprintf(stderr, "ctjpeg: invalid --threads '%s' (0..%d)\n",
-                        value, MAX_THREADS);
-                return 1;
-            }
-            threads_set = 1;
-        } else if ((value = flag_value("--num_reps", arg, argc, argv, &i))) {
-            num_reps = strtoul(value, &end, 10);
-            if (end == value || *end || num_reps < 1 || num_reps > 1000000) {
-                fprintf(stderr, "ctjpeg: invalid --num_reps '%s'\n", value);
-                return 1;
-            }
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "ctjpeg: unknown flag '%s'\n", arg);
-            usage(stderr);
-            return 1;
-        } else if (num_positional < 2) {
-            positional[num_positional++] = arg;
-        } else {
-            fprintf(stderr, "ctjpeg: unexpected argument '%s'\n", arg);
-            return 1;
-        }
-    }
-    if (num_positional != 2) {
-        usage(stderr);
-        return 1;
-    }
-    if (sequential && threads_set) {
+    ctjpeg_flags tool = {.num_reps = 1};
+    ct_cjpegli_flags_init(&tool.cjpegli);
+    int status =
+        ct_cli_parse(&ctjpeg_cli, &tool.cjpegli, &tool, &tool.args, argc, argv);
+    if (status != CT_CLI_RUN)
+        return status;
+    if (tool.sequential && tool.threads_set) {
         fprintf(stderr, "ctjpeg: only one of --threads and --sequential\n");
         return 1;
     }
-    if (ct_cjpegli_flags_finish(&flags, err, sizeof(err)) < 0) {
+    if (ct_cjpegli_flags_finish(&tool.cjpegli, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctjpeg: %s\n", err);
         return 1;
     }
 
     ct_pnm_image pnm;
-    if (ct_pnm_read(positional[0], &pnm, err, sizeof(err)) < 0) {
+    if (ct_pnm_read(tool.args.input, &pnm, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctjpeg: %s\n", err);
         return 1;
     }
@@ -158,10 +151,10 @@ int main(int argc, char **argv)
     /* One pool for every repetition: its threads start once, as in an
      * element that encodes a stream. */
     ct_pool *pool = NULL;
-    double *times = malloc(num_reps * sizeof(*times));
+    double *times = malloc(tool.num_reps * sizeof(*times));
     ct_jpeg_output out = { 0 };
-    int status = 1;
-    if (!sequential && (pool = ct_pool_new((int)threads)) == NULL) {
+    status = 1;
+    if (!tool.sequential && (pool = ct_pool_new((int)tool.threads)) == NULL) {
         fprintf(stderr, "ctjpeg: out of memory for the worker pool\n");
         goto done;
     }
@@ -169,22 +162,23 @@ int main(int argc, char **argv)
         fprintf(stderr, "ctjpeg: out of memory\n");
         goto done;
     }
-    if (!quiet) {
+    if (!tool.args.quiet) {
         char workers[32] = "sequential";
-        if (!sequential)
+        if (!tool.sequential)
             snprintf(workers, sizeof(workers), "%d thread%s",
                      ct_pool_threads(pool),
                      ct_pool_threads(pool) == 1 ? "" : "s");
         fprintf(stderr, "Read %ux%u %s image; encoding for %s, %s.\n",
                 pnm.width, pnm.height, pnm.channels == 3 ? "RGB" : "gray",
-                ct_simd_name(ct_simd_resolve(flags.settings.simd)), workers);
+                ct_simd_name(ct_simd_resolve(tool.cjpegli.settings.simd)),
+                workers);
     }
-    for (unsigned long rep = 0; rep < num_reps; rep++) {
+    for (unsigned long rep = 0; rep < tool.num_reps; rep++) {
         ct_jpeg_output_free(&out);
         err[0] = '\0';
         double t0 = ct_clock_seconds();
-        int r = ct_jpeg_encode(pool, &flags.settings, &image, &out, err,
-                               sizeof(err));
+        int r = ct_jpeg_encode(pool, &tool.cjpegli.settings, &image, &out,
+                               err, sizeof(err));
         times[rep] = ct_clock_seconds() - t0;
         if (r < 0) {
             fprintf(stderr, "ctjpeg: encoding failed: %s\n",
@@ -192,20 +186,21 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (write_file(positional[1], out.data, out.size) < 0) {
-        fprintf(stderr, "ctjpeg: could not write %s\n", positional[1]);
+    if (write_file(tool.args.output, out.data, out.size) < 0) {
+        fprintf(stderr, "ctjpeg: could not write %s\n", tool.args.output);
         goto done;
     }
-    if (!quiet) {
+    if (!tool.args.quiet) {
         double pixels = (double)pnm.width * (double)pnm.height;
-        qsort(times, num_reps, sizeof(*times), compare_doubles);
-        double median = num_reps % 2 ? times[num_reps / 2] :
-                        (times[num_reps / 2 - 1] + times[num_reps / 2]) / 2;
+        qsort(times, tool.num_reps, sizeof(*times), compare_doubles);
+        const unsigned long half = tool.num_reps / 2;
+        double median = tool.num_reps % 2 ? times[half] :
+                        (times[half - 1] + times[half]) / 2;
         fprintf(stderr, "Compressed to %zu bytes (%.3f bpp).\n", out.size,
                 (double)out.size * 8.0 / pixels);
         fprintf(stderr, "%ux%u, median %.3f ms, %.3f MP/s over %lu reps\n",
                 pnm.width, pnm.height, median * 1e3, pixels * 1e-6 / median,
-                num_reps);
+                tool.num_reps);
     }
     status = 0;
 done:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "lame_flags.h"
@@ -47,16 +48,21 @@ static void usage(FILE *f)
         f);
 }
 
-/* Sends any packets the encoder has ready to the file. The first one (the
- * tag placeholder when the tag is on) has its size kept, to check the final
- * tag against. */
-static int write_packets(ct_mp3_encoder *encoder, FILE *out,
+/* After ct_mp3_send_samples or ct_mp3_drain returned `sent`: sends any
+ * packets the encoder has ready to the file. The first one (the tag
+ * placeholder when the tag is on) has its size kept, to check the final tag
+ * against. */
+static int write_packets(int sent, ct_mp3_encoder *encoder, FILE *out,
                          const char *out_path, long *num_packets,
                          size_t *first_size, unsigned long long *bytes)
 {
     ct_mp3_packet packet;
     int r;
 
+    if (sent < 0) {
+        fprintf(stderr, "ctlame: encoding failed: %s\n", ct_strerror(sent));
+        return -1;
+    }
     while ((r = ct_mp3_receive_packet(encoder, &packet)) == CT_OK) {
         if (fwrite(packet.data, 1, packet.size, out) != packet.size) {
             fprintf(stderr, "ctlame: cannot write %s\n", out_path);
@@ -74,72 +80,59 @@ static int write_packets(ct_mp3_encoder *encoder, FILE *out,
     return 0;
 }
 
-int main(int argc, char **argv)
+/* What ctlame reads from its command line. */
+typedef struct ctlame_flags {
+    ct_cli_args args;
+    ct_lame_flags lame;
+    int threads;
+} ctlame_flags;
+
+static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
+                           char **argv, int *i)
 {
-    const char *positional[2];
-    int num_positional = 0;
-    int quiet = 0;
-    int threads = 0;
-    ct_lame_flags flags;
-    char err[256] = "";
-
-    ct_lame_flags_init(&flags);
-
-    for (int i = 1; i < argc;) {
-        int r = ct_lame_flags_parse(&flags, argc, argv, &i, err, sizeof(err));
-        if (r < 0) {
-            fprintf(stderr, "ctlame: %s\n", err);
-            return 1;
-        }
-        if (r > 0)
-            continue;
-        const char *arg = argv[i++];
-
-        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(arg, "--quiet") == 0) {
-            quiet = 1;
-        } else if (strcmp(arg, "--sequential") == 0) {
-            threads = 1;
-        } else if (strcmp(arg, "--threads") == 0) {
-            const char *value = i < argc ? argv[i++] : "";
-            char *end;
-            errno = 0;
-            long v = strtol(value, &end, 10);
-            if (errno || end == value || *end != '\0' || v < 0 ||
-                v > 1000000) {
-                fprintf(stderr, "ctlame: --threads needs 0 or more, not "
-                        "'%s'\n", value);
-                return 1;
-            }
-            threads = (int)v;
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "ctlame: unknown flag '%s'\n", arg);
-            usage(stderr);
-            return 1;
-        } else if (num_positional < 2) {
-            positional[num_positional++] = arg;
-        } else {
-            fprintf(stderr, "ctlame: unexpected argument '%s'\n", arg);
-            return 1;
-        }
-    }
-    if (num_positional != 2) {
-        usage(stderr);
+    ctlame_flags *f = tool_flags;
+    if (strcmp(arg, "--sequential") == 0) {
+        f->threads = 1;
         return 1;
     }
-    const char *in_path = positional[0], *out_path = positional[1];
+    if (strcmp(arg, "--threads") != 0)
+        return 0;
+    const char *value = *i < argc ? argv[(*i)++] : "";
+    char *end;
+    errno = 0;
+    long v = strtol(value, &end, 10);
+    if (errno || end == value || *end != '\0' || v < 0 || v > 1000000) {
+        fprintf(stderr, "ctlame: --threads needs 0 or more, not '%s'\n",
+                value);
+        return -1;
+    }
+    f->threads = (int)v;
+    return 1;
+}
+
+static const ct_cli ctlame_cli = {"ctlame", usage, ct_cli_lame_flag,
+                                 parse_tool_flag};
+
+int main(int argc, char **argv)
+{
+    char err[256] = "";
+    ctlame_flags tool = {.threads = 0};
+    ct_lame_flags_init(&tool.lame);
+    int status =
+        ct_cli_parse(&ctlame_cli, &tool.lame, &tool, &tool.args, argc, argv);
+    if (status != CT_CLI_RUN)
+        return status;
+    const char *in_path = tool.args.input, *out_path = tool.args.output;
 
     ct_wav_reader wav;
     if (ct_wav_open(&wav, in_path, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctlame: %s\n", err);
         return 1;
     }
-    ct_lame_flags_finish(&flags, wav.sample_rate, wav.channels);
-    const ct_mp3_settings settings = flags.settings;
+    ct_lame_flags_finish(&tool.lame, wav.sample_rate, wav.channels);
+    const ct_mp3_settings settings = tool.lame.settings;
 
-    int status = 1;
+    status = 1;
     ct_mp3_encoder *encoder = NULL;
     ct_pool *pool = NULL;
     FILE *out = NULL;
@@ -151,10 +144,11 @@ int main(int argc, char **argv)
     }
 
     double t0 = ct_clock_seconds();
-    if (threads != 1) {
-        pool = ct_pool_new(threads);
+    if (tool.threads != 1) {
+        pool = ct_pool_new(tool.threads);
         if (!pool) {
-            fprintf(stderr, "ctlame: out of memory for %d threads\n", threads);
+            fprintf(stderr, "ctlame: out of memory for %d threads\n",
+                    tool.threads);
             goto done;
         }
     }
@@ -182,22 +176,13 @@ int main(int argc, char **argv)
         }
         if (frames == 0)
             break;
-        r = ct_mp3_send_samples(encoder, pcm, (size_t)frames);
-        if (r < 0) {
-            fprintf(stderr, "ctlame: encoding failed: %s\n", ct_strerror(r));
-            goto done;
-        }
-        if (write_packets(encoder, out, out_path, &num_packets, &first_size,
+        if (write_packets(ct_mp3_send_samples(encoder, pcm, (size_t)frames),
+                          encoder, out, out_path, &num_packets, &first_size,
                           &bytes) < 0)
             goto done;
     }
-    r = ct_mp3_drain(encoder);
-    if (r < 0) {
-        fprintf(stderr, "ctlame: encoding failed: %s\n", ct_strerror(r));
-        goto done;
-    }
-    if (write_packets(encoder, out, out_path, &num_packets, &first_size,
-                      &bytes) < 0)
+    if (write_packets(ct_mp3_drain(encoder), encoder, out, out_path,
+                      &num_packets, &first_size, &bytes) < 0)
         goto done;
 
     /* The final tag over the placeholder. There is none (CT_EUNSUPPORTED)
@@ -231,7 +216,7 @@ int main(int argc, char **argv)
     out = NULL;
     double seconds = ct_clock_seconds() - t0;
 
-    if (!quiet) {
+    if (!tool.args.quiet) {
         double duration = (double)wav.frames / wav.sample_rate;
         fprintf(stderr, "%s: %d Hz, %d channel%s, %.3f s -> %s: %d Hz, %ld "
                 "frames, %llu bytes in %.3f s (%.0fx real time, %d thread%s)\n",

@@ -23,7 +23,8 @@
 #include "common/clock.h"
 #include "common/cpu.h"
 
-/* The levels, lowest first: a level's flag and those below it. */
+/* The levels, lowest first. A level runs with its own flag and those of the
+ * levels below it. */
 static const struct {
     const char *name;
     unsigned flag;
@@ -32,12 +33,10 @@ static const struct {
     {"avx2", CT_CPU_FLAG_AVX2},
 };
 
-static const struct {
-    const char *name;
-    void (*check)(void);
-} codecs[] = {
-    {"jpeg", checkasm_check_jpeg},
-    {"mp3", checkasm_check_mp3},
+/* The codecs' entry functions, run in turn at each level. */
+static void (*const codecs[])(void) = {
+    checkasm_check_jpeg,
+    checkasm_check_mp3,
 };
 
 /* A kernel tested under a name (tested once however many levels keep it). */
@@ -259,8 +258,10 @@ static void print_bench_table(void)
 
 static void print_summary(void)
 {
-    if (state.num_tested == 0)
+    if (state.num_tested == 0 && state.filter != NULL)
         printf("checkasm: no kernel matches --filter %s\n", state.filter);
+    else if (state.num_tested == 0)
+        printf("checkasm: no SIMD kernel at these levels\n");
     else if (state.num_failed != 0)
         printf("checkasm: %zu of %zu kernels FAILED (rerun: --seed %" PRIu32
                ")\n",
@@ -328,7 +329,7 @@ int main(int argc, char **argv)
         state.cpu_flags = cpu & up_to;
         state.level_announced = 0;
         for (size_t c = 0; c < sizeof(codecs) / sizeof(codecs[0]); c++)
-            codecs[c].check();
+            codecs[c]();
     }
 
     if (num_levels == 0) {

@@ -9,6 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "common/clock.h"
+
+#define MAX_LISTED_FAILURES 20
 
 uint8_t *ct_read_file(const char *path, size_t *size)
 {
@@ -127,4 +132,53 @@ void ct_golden_manifest_free(ct_golden_manifest *manifest)
     free(manifest->rows);
     free(manifest->text);
     memset(manifest, 0, sizeof(*manifest));
+}
+
+int ct_golden_open(const char *dir, ct_golden_manifest *manifest)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        printf("SKIP: golden set not found at %s (configure with "
+               "-Dgolden_dir=PATH)\n", dir);
+        return CT_GOLDEN_EXIT_SKIP;
+    }
+    char err[512];
+    if (ct_golden_manifest_read(dir, manifest, err, sizeof(err)) < 0) {
+        printf("golden set broken: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+int ct_golden_check_rows(const ct_golden_manifest *manifest,
+                         const char *target, const char *filter,
+                         const char *label, ct_golden_check_fn check,
+                         void *ctx, int *failures)
+{
+    int total = 0, identical = 0;
+    const double t0 = ct_clock_seconds();
+    *failures = 0;
+    for (size_t i = 0; i < manifest->count; i++) {
+        const ct_golden_row *row = &manifest->rows[i];
+        if (strcmp(row->target, target) != 0 ||
+            (filter && !strstr(row->output, filter)))
+            continue;
+        char why[4096] = "";
+        total++;
+        if (check(ctx, row, why, sizeof(why))) {
+            identical++;
+        } else {
+            if (*failures < MAX_LISTED_FAILURES)
+                printf("  FAIL %s %s [%s]: %s\n", target, row->output,
+                       row->flags, why);
+            (*failures)++;
+        }
+        fflush(stdout);
+    }
+    if (*failures > MAX_LISTED_FAILURES)
+        printf("  ... and %d more failures\n",
+               *failures - MAX_LISTED_FAILURES);
+    printf("%s: %d of %d identical [%.1f s]\n", label, identical, total,
+           ct_clock_seconds() - t0);
+    return total;
 }

@@ -35,4 +35,28 @@ int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
                             char *errbuf, size_t errbuf_size);
 void ct_golden_manifest_free(ct_golden_manifest *manifest);
 
+/* Exit status of a golden test without its golden set: skipped. */
+#define CT_GOLDEN_EXIT_SKIP 77
+
+/* The golden tests' start: 0 with the manifest of dir read;
+ * CT_GOLDEN_EXIT_SKIP after "SKIP: golden set not found" when dir is no
+ * directory; 1 after "golden set broken: ..." when its manifest is. */
+int ct_golden_open(const char *dir, ct_golden_manifest *manifest);
+
+/* Checks one row: 1 when its bytes are the expected ones, else 0 with the
+ * reason in why. */
+typedef int (*ct_golden_check_fn)(void *ctx, const ct_golden_row *row,
+                                  char *why, size_t why_size);
+
+/*
+ * Checks every row of `target` whose output path contains filter (every
+ * row without one), printing the first 20 failures and then
+ * "<label>: N of M identical [T s]". Returns M, the rows checked, and sets
+ * *failures.
+ */
+int ct_golden_check_rows(const ct_golden_manifest *manifest,
+                         const char *target, const char *filter,
+                         const char *label, ct_golden_check_fn check,
+                         void *ctx, int *failures);
+
 #endif

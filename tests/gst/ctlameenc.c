@@ -352,13 +352,14 @@ GST_END_TEST;
 GST_START_TEST (test_defaults)
 {
   GstElement *enc = gst_element_factory_make ("ctlameenc", NULL);
-  gint target, bitrate, engine_quality;
+  gint target, bitrate, engine_quality, simd, threads;
   gfloat quality;
   gboolean cbr, mono, replaygain, lametag;
 
   g_object_get (enc, "target", &target, "quality", &quality, "bitrate",
       &bitrate, "cbr", &cbr, "encoding-engine-quality", &engine_quality,
-      "mono", &mono, "replaygain", &replaygain, "lametag", &lametag, NULL);
+      "mono", &mono, "replaygain", &replaygain, "lametag", &lametag,
+      "simd", &simd, "threads", &threads, NULL);
   /* lamemp3enc's defaults; the lame CLI's for ReplayGain and the tag. */
   fail_unless_equals_int (target, 0);
   fail_unless (quality == 4.0f);
@@ -368,7 +369,49 @@ GST_START_TEST (test_defaults)
   fail_unless (!mono);
   fail_unless (replaygain);
   fail_unless (lametag);
+  fail_unless_equals_int (simd, CT_SIMD_AUTO);
+  fail_unless_equals_int (threads, 0);
   gst_object_unref (enc);
+}
+
+GST_END_TEST;
+
+/* Every SIMD level, on one thread and on a pool, writes the bytes of the
+ * library's default settings: the level changes the speed only. */
+GST_START_TEST (test_simd_levels)
+{
+  static const struct
+  {
+    const gchar *nick;
+    ct_simd simd;
+  } levels[] = {
+    {"auto", CT_SIMD_AUTO},
+    {"c", CT_SIMD_C},
+    {"sse2", CT_SIMD_SSE2},
+    {"avx2", CT_SIMD_AVX2},
+  };
+  ct_mp3_settings settings = default_settings (44100, 2);
+  gint16 *pcm = make_pcm (30000, 2, 12);
+
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++) {
+    for (gint threads = 1; threads <= 3; threads += 2) {
+      gchar *properties = g_strdup_printf ("simd=%s threads=%d",
+          levels[i].nick, threads);
+      GstHarness *h;
+      GstElement *enc;
+      gint simd;
+
+      GST_INFO ("%s", properties);
+      h = check_stream (properties, &settings, pcm, 30000, 1152);
+      enc = gst_harness_find_element (h, "ctlameenc");
+      g_object_get (enc, "simd", &simd, NULL);
+      fail_unless_equals_int (simd, levels[i].simd);
+      gst_object_unref (enc);
+      gst_harness_teardown (h);
+      g_free (properties);
+    }
+  }
+  g_free (pcm);
 }
 
 GST_END_TEST;
@@ -788,6 +831,7 @@ ctlameenc_suite (void)
   tcase_add_test (tc, test_mono_mixes_down);
   tcase_add_test (tc, test_properties_map_to_lame_flags);
   tcase_add_test (tc, test_defaults);
+  tcase_add_test (tc, test_simd_levels);
   tcase_add_test (tc, test_state_changes);
   tcase_add_test (tc, test_flush_then_continue);
   tcase_add_test (tc, test_eos_without_data);

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <gst/app/gstappsink.h>
 #include <gst/gst.h>
@@ -24,9 +23,6 @@
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
 #include "golden_manifest.h"
-
-#define EXIT_SKIP 77
-#define MAX_LISTED_FAILURES 20
 
 static const char *const subsampling_nicks[] = {
     [CT_JPEG_SUBSAMPLING_DEFAULT] = "default",
@@ -167,35 +163,34 @@ static int check_row(const char *dir, const ct_golden_row *row, ct_simd simd,
     return identical;
 }
 
+/* What check_target_row needs besides the row. */
+typedef struct target_run {
+    const char *dir;
+    ct_simd simd;
+} target_run;
+
+static int check_target_row(void *ctx, const ct_golden_row *row, char *why,
+                            size_t why_size)
+{
+    const target_run *run = ctx;
+    char *reason = NULL;
+    const int identical = check_row(run->dir, row, run->simd, &reason);
+    if (!identical)
+        g_strlcpy(why, reason, why_size);
+    g_free(reason);
+    return identical;
+}
+
 static int run_target(const char *dir, const ct_golden_manifest *manifest,
                       ct_simd simd, const char *filter)
 {
     const char *target = ct_simd_name(simd);
-    int total = 0, identical = 0, failures = 0;
-    gint64 t0 = g_get_monotonic_time();
-
-    for (size_t i = 0; i < manifest->count; i++) {
-        const ct_golden_row *row = &manifest->rows[i];
-        if (strcmp(row->target, target) != 0 ||
-            (filter && !strstr(row->output, filter)))
-            continue;
-        char *why = NULL;
-        total++;
-        if (check_row(dir, row, simd, &why)) {
-            identical++;
-        } else {
-            if (failures < MAX_LISTED_FAILURES)
-                printf("  FAIL %s %s [%s]: %s\n", target, row->output,
-                       row->flags, why);
-            failures++;
-        }
-        g_free(why);
-        fflush(stdout);
-    }
-    if (failures > MAX_LISTED_FAILURES)
-        printf("  ... and %d more failures\n", failures - MAX_LISTED_FAILURES);
-    printf("element %s: %d of %d identical [%.1f s]\n", target, identical,
-           total, (g_get_monotonic_time() - t0) * 1e-6);
+    target_run run = { .dir = dir, .simd = simd };
+    char *label = g_strdup_printf("element %s", target);
+    int failures;
+    const int total = ct_golden_check_rows(manifest, target, filter, label,
+                                           check_target_row, &run, &failures);
+    g_free(label);
     if (total == 0) {
         printf("element %s: no rows selected\n", target);
         return 1;
@@ -235,27 +230,19 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        printf("SKIP: golden set not found at %s (configure with "
-               "-Dgolden_dir=PATH)\n", dir);
-        return EXIT_SKIP;
-    }
+    ct_golden_manifest manifest;
+    const int status = ct_golden_open(dir, &manifest);
+    if (status != 0)
+        return status;
     const char *required[] = { "filesrc", "pnmdec", "ctjpegenc", "appsink" };
     for (size_t i = 0; i < G_N_ELEMENTS(required); i++) {
         GstElementFactory *factory = gst_element_factory_find(required[i]);
         if (!factory) {
             printf("element %s not found (GST_PLUGIN_PATH?)\n", required[i]);
+            ct_golden_manifest_free(&manifest);
             return 1;
         }
         gst_object_unref(factory);
-    }
-
-    ct_golden_manifest manifest;
-    char err[512];
-    if (ct_golden_manifest_read(dir, &manifest, err, sizeof(err)) < 0) {
-        printf("golden set broken: %s\n", err);
-        return 1;
     }
     int failures = 0;
     for (int t = 0; t < num_targets; t++)

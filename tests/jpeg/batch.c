@@ -8,35 +8,17 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 
 #define MAX_BATCH 17
 #define MAX_THREADS 4
-#define MAX_REPORTED_FAILURES 30
-
-static int failures;
-
-static int check(int ok, const char *format, ...)
-{
-    if (ok)
-        return 1;
-    if (failures++ < MAX_REPORTED_FAILURES) {
-        va_list args;
-        va_start(args, format);
-        fputs("FAIL: ", stderr);
-        vfprintf(stderr, format, args);
-        fputc('\n', stderr);
-        va_end(args);
-    }
-    return 0;
-}
 
 /* One picture of the set, with what ct_jpeg_encode writes for it. */
 typedef struct test_picture {
@@ -235,10 +217,6 @@ int main(void)
         ct_jpeg_output_free(&pictures[i].expected);
         free(pictures[i].pixels);
     }
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
-        return 1;
-    }
-    printf("ct_jpeg_encode_batch: every batch equals the one-by-one bytes\n");
-    return 0;
+    return check_finish(
+        "ct_jpeg_encode_batch: every batch equals the one-by-one bytes");
 }

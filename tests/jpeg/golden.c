@@ -13,16 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
 #include "golden_manifest.h"
 #include "pnm.h"
-#include "common/clock.h"
-
-#define EXIT_SKIP 77
-#define MAX_LISTED_FAILURES 20
 
 static int cpu_has_avx2_fma(void)
 {
@@ -118,39 +113,33 @@ static int check_row(const char *dir, const ct_golden_row *row,
     return identical;
 }
 
+/* What check_target_row needs besides the row. */
+typedef struct target_run {
+    const char *dir;
+    ct_simd simd;
+    input_cache cache;
+    const char *save_dir;
+} target_run;
+
+static int check_target_row(void *ctx, const ct_golden_row *row, char *why,
+                            size_t why_size)
+{
+    target_run *run = ctx;
+    return check_row(run->dir, row, run->simd, &run->cache, run->save_dir,
+                     why, why_size);
+}
+
 /* Runs every row of one target; returns the number of failures. */
 static int run_target(const char *dir, const ct_golden_manifest *manifest,
                       ct_simd simd, const char *filter, const char *save_dir)
 {
     const char *target = ct_simd_name(simd);
-    input_cache cache = { .loaded = 0 };
-    int total = 0, identical = 0, failures = 0;
-    double t0 = ct_clock_seconds();
-
-    for (size_t i = 0; i < manifest->count; i++) {
-        const ct_golden_row *row = &manifest->rows[i];
-        if (strcmp(row->target, target) != 0 ||
-            (filter && !strstr(row->output, filter)))
-            continue;
-        char why[1024];
-        total++;
-        if (check_row(dir, row, simd, &cache, save_dir, why, sizeof(why))) {
-            identical++;
-        } else {
-            if (failures < MAX_LISTED_FAILURES)
-                printf("  FAIL %s %s [%s]: %s\n", target, row->output,
-                       row->flags, why);
-            failures++;
-        }
-        fflush(stdout);
-    }
-    if (cache.loaded)
-        ct_pnm_free(&cache.image);
-
-    if (failures > MAX_LISTED_FAILURES)
-        printf("  ... and %d more failures\n", failures - MAX_LISTED_FAILURES);
-    printf("%s: %d of %d identical [%.1f s]\n", target, identical, total,
-           ct_clock_seconds() - t0);
+    target_run run = { .dir = dir, .simd = simd, .save_dir = save_dir };
+    int failures;
+    const int total = ct_golden_check_rows(manifest, target, filter, target,
+                                           check_target_row, &run, &failures);
+    if (run.cache.loaded)
+        ct_pnm_free(&run.cache.image);
     if (total == 0) {
         printf("%s: no rows%s%s\n", target, filter ? " match " : "",
                filter ? filter : "");
@@ -199,18 +188,10 @@ int main(int argc, char **argv)
         return 2;
     }
 
-    struct stat st;
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        printf("SKIP: golden set not found at %s (configure with "
-               "-Dgolden_dir=PATH)\n", dir);
-        return EXIT_SKIP;
-    }
     ct_golden_manifest manifest;
-    char err[512];
-    if (ct_golden_manifest_read(dir, &manifest, err, sizeof(err)) < 0) {
-        printf("golden set broken: %s\n", err);
-        return 1;
-    }
+    const int status = ct_golden_open(dir, &manifest);
+    if (status != 0)
+        return status;
 
     int has_avx2 = cpu_has_avx2_fma();
     printf("golden set: %s (%zu rows; avx2-gcc-contract rows are informative "

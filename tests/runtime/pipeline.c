@@ -15,7 +15,6 @@
  */
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,80 +23,23 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
+#include "common/clock.h"
 #include "runtime/pipeline.h"
 #include "runtime/stage.h"
-#include "common/clock.h"
+#include "worker_tracker.h"
 
-#define MAX_THREADS 8
 #define MAX_STAGES 5
-#define MAX_REPORTED_FAILURES 30
 #define NO_FRAME UINT64_MAX
 /* Long enough for a loaded machine under ThreadSanitizer. */
 #define DEADLINE_SECONDS 60.0
 
 static const char *const patterns[] = {"SPS", "PPP", "SSSS", "SPSPS", "PSPPS"};
 
-/* Failures so far, from any thread. */
-static atomic_int failures;
-
-static bool check(bool ok, const char *format, ...)
-{
-    if (ok)
-        return true;
-    if (atomic_fetch_add(&failures, 1) < MAX_REPORTED_FAILURES) {
-        va_list args;
-        va_start(args, format);
-        fputs("FAIL: ", stderr);
-        vfprintf(stderr, format, args);
-        fputc('\n', stderr);
-        va_end(args);
-    }
-    return false;
-}
-
 static void sleep_briefly(void)
 {
     const struct timespec ts = {.tv_nsec = 200 * 1000};
     nanosleep(&ts, NULL);
-}
-
-static void *checked_calloc(size_t n, size_t size)
-{
-    void *p = calloc(n, size);
-    if (p == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
-}
-
-/* Which workers of one pool are running a task or a job right now. */
-typedef struct worker_tracker {
-    int n_workers;
-    atomic_int busy[MAX_THREADS];
-} worker_tracker;
-
-static void worker_tracker_init(worker_tracker *tracker, const ct_pool *pool)
-{
-    tracker->n_workers = ct_pool_threads(pool);
-    for (int i = 0; i < MAX_THREADS; i++)
-        atomic_init(&tracker->busy[i], 0);
-}
-
-static bool worker_enter(worker_tracker *tracker, int worker,
-                         const char *what)
-{
-    if (!check(worker >= 0 && worker < tracker->n_workers,
-               "%s: worker %d out of [0, %d)", what, worker,
-               tracker->n_workers))
-        return false;
-    return check(atomic_exchange(&tracker->busy[worker], 1) == 0,
-                 "%s: worker %d is already running something", what, worker);
-}
-
-static void worker_leave(worker_tracker *tracker, int worker)
-{
-    atomic_store(&tracker->busy[worker], 0);
 }
 
 /*
@@ -670,6 +612,50 @@ static void test_errors(ct_pool *pool, const char *pool_name)
     }
 }
 
+/* A pipeline on a pool of its own, with frames 0 .. n_frames - 1 pushed and
+ * frame 0 held in stage 0 until rec.gate_open. */
+typedef struct gated_run {
+    ct_pool *pool;
+    worker_tracker tracker;
+    recorder rec;
+    ct_pipeline *p;
+} gated_run;
+
+/* Starts the run; log_capacity > 0 logs that many tasks. False (after a
+ * failed check) when the pool or the pipeline could not be made. */
+static bool gated_run_start(gated_run *run, int threads, const char *pattern,
+                            const char *context, size_t log_capacity,
+                            uint64_t n_frames)
+{
+    run->pool = tracked_pool_new(threads, &run->tracker);
+    if (run->pool == NULL)
+        return false;
+    recorder_init(&run->rec, pattern, 16, &run->tracker, context);
+    if (log_capacity > 0) {
+        run->rec.log_capacity = log_capacity;
+        run->rec.log = checked_calloc(log_capacity, sizeof(*run->rec.log));
+    }
+    run->rec.gate_stage = 0;
+    run->rec.gate_frame = 0;
+    run->p = new_recorded_pipeline(run->pool, &run->rec);
+    if (run->p == NULL) {
+        recorder_free(&run->rec);
+        ct_pool_unref(run->pool);
+        return false;
+    }
+    for (uint64_t frame = 0; frame < n_frames; frame++)
+        check(push_frame(run->p, &run->rec, frame) == CT_OK,
+              "%s: push failed", context);
+    return true;
+}
+
+static void gated_run_free(gated_run *run)
+{
+    ct_pipeline_free(run->p);
+    recorder_free(&run->rec);
+    ct_pool_unref(run->pool);
+}
+
 /*
  * On a pool of two, only the pool thread runs tasks while the caller does
  * not wait. With every frame pushed while it is held in the first task, it
@@ -678,45 +664,31 @@ static void test_errors(ct_pool *pool, const char *pool_name)
  */
 static void test_priorities(void)
 {
-    ct_pool *pool = ct_pool_new(2);
-    if (!check(pool != NULL, "ct_pool_new(2) failed"))
-        return;
-    worker_tracker tracker;
-    worker_tracker_init(&tracker, pool);
     const char *context = "priorities";
     const uint64_t n_frames = 6;
-    recorder rec;
-    recorder_init(&rec, "SPSPS", 16, &tracker, context);
-    rec.log_capacity = (size_t)n_frames * 5;
-    rec.log = checked_calloc(rec.log_capacity, sizeof(*rec.log));
-    rec.gate_stage = 0;
-    rec.gate_frame = 0;
-    ct_pipeline *p = new_recorded_pipeline(pool, &rec);
-    if (p != NULL) {
-        for (uint64_t frame = 0; frame < n_frames; frame++)
-            check(push_frame(p, &rec, frame) == CT_OK, "%s: push failed",
-                  context);
-        atomic_store(&rec.gate_open, 1);
-        /* Waiting would make the caller a worker too: poll instead. */
-        const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
-        while (atomic_load(&rec.log_length) < rec.log_capacity &&
-               ct_clock_seconds() < deadline)
-            sleep_briefly();
-        check(ct_pipeline_drain(p) == CT_OK, "%s: drain failed", context);
-        for (size_t i = 0; i < rec.log_capacity; i++) {
-            const uint64_t entry = atomic_load(&rec.log[i]);
-            const uint64_t stage = entry >> 56, frame = entry & 0xffffffu;
-            if (!check(stage == i % 5 && frame == i / 5,
-                       "%s: task %zu was stage %llu of frame %llu, expected "
-                       "stage %zu of frame %zu", context, i,
-                       (unsigned long long)stage, (unsigned long long)frame,
-                       i % 5, i / 5))
-                break;
-        }
-        ct_pipeline_free(p);
+    gated_run run;
+    if (!gated_run_start(&run, 2, "SPSPS", context, (size_t)n_frames * 5,
+                         n_frames))
+        return;
+    recorder *rec = &run.rec;
+    atomic_store(&rec->gate_open, 1);
+    /* Waiting would make the caller a worker too: poll instead. */
+    const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
+    while (atomic_load(&rec->log_length) < rec->log_capacity &&
+           ct_clock_seconds() < deadline)
+        sleep_briefly();
+    check(ct_pipeline_drain(run.p) == CT_OK, "%s: drain failed", context);
+    for (size_t i = 0; i < rec->log_capacity; i++) {
+        const uint64_t entry = atomic_load(&rec->log[i]);
+        const uint64_t stage = entry >> 56, frame = entry & 0xffffffu;
+        if (!check(stage == i % 5 && frame == i / 5,
+                   "%s: task %zu was stage %llu of frame %llu, expected "
+                   "stage %zu of frame %zu", context, i,
+                   (unsigned long long)stage, (unsigned long long)frame,
+                   i % 5, i / 5))
+            break;
     }
-    recorder_free(&rec);
-    ct_pool_unref(pool);
+    gated_run_free(&run);
 }
 
 /*
@@ -726,40 +698,26 @@ static void test_priorities(void)
  */
 static void test_serial_wait_holds_no_worker(void)
 {
-    ct_pool *pool = ct_pool_new(3);
-    if (!check(pool != NULL, "ct_pool_new(3) failed"))
-        return;
-    worker_tracker tracker;
-    worker_tracker_init(&tracker, pool);
     const char *context = "serial wait";
     const uint64_t n_frames = 12;
-    recorder rec;
-    recorder_init(&rec, "PSP", 16, &tracker, context);
-    rec.gate_stage = 0;
-    rec.gate_frame = 0;
-    ct_pipeline *p = new_recorded_pipeline(pool, &rec);
-    if (p != NULL) {
-        for (uint64_t frame = 0; frame < n_frames; frame++)
-            check(push_frame(p, &rec, frame) == CT_OK, "%s: push failed",
-                  context);
-        const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
-        while (atomic_load(&rec.runs[0]) < n_frames - 1 &&
-               ct_clock_seconds() < deadline)
-            sleep_briefly();
-        check(atomic_load(&rec.runs[0]) == n_frames - 1 &&
-                  atomic_load(&rec.runs[1]) == 0,
-              "%s: with frame 0 held, stage 0 ran %lu times, stage 1 %lu",
-              context, atomic_load(&rec.runs[0]), atomic_load(&rec.runs[1]));
-        atomic_store(&rec.gate_open, 1);
-        check(ct_pipeline_drain(p) == CT_OK, "%s: drain failed", context);
-        for (uint64_t frame = 0; frame < n_frames; frame++)
-            check(pop_frame(p, &rec, false, frame) == CT_OK,
-                  "%s: frame %llu not done", context,
-                  (unsigned long long)frame);
-        ct_pipeline_free(p);
-    }
-    recorder_free(&rec);
-    ct_pool_unref(pool);
+    gated_run run;
+    if (!gated_run_start(&run, 3, "PSP", context, 0, n_frames))
+        return;
+    recorder *rec = &run.rec;
+    const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
+    while (atomic_load(&rec->runs[0]) < n_frames - 1 &&
+           ct_clock_seconds() < deadline)
+        sleep_briefly();
+    check(atomic_load(&rec->runs[0]) == n_frames - 1 &&
+              atomic_load(&rec->runs[1]) == 0,
+          "%s: with frame 0 held, stage 0 ran %lu times, stage 1 %lu",
+          context, atomic_load(&rec->runs[0]), atomic_load(&rec->runs[1]));
+    atomic_store(&rec->gate_open, 1);
+    check(ct_pipeline_drain(run.p) == CT_OK, "%s: drain failed", context);
+    for (uint64_t frame = 0; frame < n_frames; frame++)
+        check(pop_frame(run.p, rec, false, frame) == CT_OK,
+              "%s: frame %llu not done", context, (unsigned long long)frame);
+    gated_run_free(&run);
 }
 
 /* Stage jobs that share the worker tracker with pipeline tasks. */
@@ -815,23 +773,21 @@ static void *pipeline_user_main(void *arg)
 /* Stages and pipelines from several threads on one pool at once. */
 static void test_shared_pool(int threads)
 {
-    ct_pool *pool = ct_pool_new(threads);
-    if (!check(pool != NULL, "ct_pool_new(%d) failed", threads))
-        return;
     worker_tracker tracker;
-    worker_tracker_init(&tracker, pool);
+    ct_pool *pool = tracked_pool_new(threads, &tracker);
+    if (pool == NULL)
+        return;
     pool_user users[4];
+    for (int u = 0; u < 4; u++)
+        users[u] = (pool_user){.pool = pool, .tracker = &tracker, .user = u};
     int started = 0;
-    for (; started < 4; started++) {
-        users[started] = (pool_user){
-            .pool = pool, .tracker = &tracker, .user = started};
-        if (!check(pthread_create(&users[started].thread, NULL,
-                                  started == 0 ? stage_user_main
-                                               : pipeline_user_main,
-                                  &users[started]) == 0,
-                   "pthread_create failed"))
-            break;
-    }
+    while (started < 4 &&
+           check(pthread_create(&users[started].thread, NULL,
+                                started == 0 ? stage_user_main
+                                             : pipeline_user_main,
+                                &users[started]) == 0,
+                 "pthread_create failed"))
+        started++;
     for (int i = 0; i < started; i++)
         pthread_join(users[i].thread, NULL);
     ct_pool_unref(pool);
@@ -997,7 +953,6 @@ static void test_throughput(int threads, uint64_t n_frames)
 
 int main(void)
 {
-    atomic_init(&failures, 0);
     test_invalid_arguments();
 
     test_streams(NULL, "NULL pool");
@@ -1030,11 +985,5 @@ int main(void)
     for (int threads = 1; threads <= MAX_THREADS; threads *= 2)
         test_throughput(threads, 100000);
 
-    const int n_failures = atomic_load(&failures);
-    if (n_failures > 0) {
-        fprintf(stderr, "%d checks failed\n", n_failures);
-        return 1;
-    }
-    printf("runtime pipelines: all checks passed\n");
-    return 0;
+    return check_finish("runtime pipelines: all checks passed");
 }

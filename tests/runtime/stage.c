@@ -9,7 +9,6 @@
  */
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,46 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime/stage.h"
+#include "check.h"
 #include "common/clock.h"
+#include "runtime/stage.h"
+#include "worker_tracker.h"
 
-#define MAX_THREADS 8
-#define MAX_REPORTED_FAILURES 30
 #define NO_FAILING_JOB SIZE_MAX
 
 static const size_t job_counts[] = {0, 1, 2, 3, 7, 64, 1000, 10000};
 static const size_t side_job_counts[] = {0, 1, 7};
-
-/* Failures so far, from any thread. */
-static atomic_int failures;
-
-static bool check(bool ok, const char *format, ...)
-{
-    if (ok)
-        return true;
-    if (atomic_fetch_add(&failures, 1) < MAX_REPORTED_FAILURES) {
-        va_list args;
-        va_start(args, format);
-        fputs("FAIL: ", stderr);
-        vfprintf(stderr, format, args);
-        fputc('\n', stderr);
-        va_end(args);
-    }
-    return false;
-}
-
-/* Which workers of one pool are running a job right now. */
-typedef struct worker_tracker {
-    int n_workers;
-    atomic_int busy[MAX_THREADS];
-} worker_tracker;
-
-static void worker_tracker_init(worker_tracker *tracker, const ct_pool *pool)
-{
-    tracker->n_workers = ct_pool_threads(pool);
-    for (int i = 0; i < MAX_THREADS; i++)
-        atomic_init(&tracker->busy[i], 0);
-}
 
 /* What happened to the jobs (or the side jobs) of one stage. */
 typedef struct job_log {
@@ -79,15 +47,11 @@ static void job_log_init(job_log *log, const char *what, size_t n_jobs,
         .what = what,
         .n_jobs = n_jobs,
         .tracker = tracker,
-        .runs = calloc(n_jobs + 1, sizeof(*log->runs)),
-        .position = calloc(n_jobs + 1, sizeof(*log->position)),
+        .runs = checked_calloc(n_jobs + 1, sizeof(*log->runs)),
+        .position = checked_calloc(n_jobs + 1, sizeof(*log->position)),
         .sequence = sequence,
         .failing_job = NO_FAILING_JOB,
     };
-    if (log->runs == NULL || log->position == NULL) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
     for (size_t i = 0; i < n_jobs; i++) {
         atomic_init(&log->runs[i], 0);
         atomic_init(&log->position[i], 0);
@@ -331,11 +295,10 @@ static void *shared_pool_caller_main(void *arg)
 
 static void test_shared_pool(int threads, int n_callers)
 {
-    ct_pool *pool = ct_pool_new(threads);
-    if (!check(pool != NULL, "ct_pool_new(%d) failed", threads))
-        return;
     worker_tracker tracker;
-    worker_tracker_init(&tracker, pool);
+    ct_pool *pool = tracked_pool_new(threads, &tracker);
+    if (pool == NULL)
+        return;
     shared_pool_caller callers[4];
     int started = 0;
     for (; started < n_callers; started++) {
@@ -416,7 +379,6 @@ static void test_invalid_arguments(void)
 
 int main(void)
 {
-    atomic_init(&failures, 0);
     test_invalid_arguments();
 
     test_job_counts(NULL, "NULL pool");
@@ -442,11 +404,5 @@ int main(void)
     test_shared_pool(8, 4);
     test_create_destroy();
 
-    const int n_failures = atomic_load(&failures);
-    if (n_failures > 0) {
-        fprintf(stderr, "%d checks failed\n", n_failures);
-        return 1;
-    }
-    printf("runtime: all checks passed\n");
-    return 0;
+    return check_finish("runtime: all checks passed");
 }
