@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     uint8_t *icc = NULL;
     size_t icc_size = 0;
     if (ct_jpeg_setup(&frame, &flags.settings, image.width, image.height,
-                      (int)image.format, err, sizeof(err)) != CT_OK) {
+                      image.format, err, sizeof(err)) != CT_OK) {
         fprintf(stderr, "setup: %s\n", err);
         return 1;
     }

@@ -13,7 +13,8 @@
  *
  * Encodes raw RGB or gray frames to JPEG, byte-identical to jpegli's
  * cjpegli for the same settings. Formats with a different byte order or an
- * alpha (or padding) byte are reordered to RGB first; alpha is dropped.
+ * alpha (or padding) byte give the JPEG of their RGB pixels; alpha is
+ * dropped.
  *
  * The element owns a pool of #GstCtJpegEnc:threads workers. A frame is
  * spread over all of them; or, for streams of small frames, where one
@@ -37,6 +38,7 @@
 #include "config.h"
 
 #include "ctjpegenc.h"
+#include "ctelement.h"
 
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
@@ -55,16 +57,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 #define DEFAULT_FIXED_CODE FALSE
 #define DEFAULT_SIMD CT_SIMD_AUTO
 
-#define DEFAULT_THREADS 0       /* one per online CPU */
-#define MAX_THREADS 1024
 #define DEFAULT_MAX_FRAMES_IN_FLIGHT 0  /* auto */
 #define MAX_FRAMES_IN_FLIGHT 1024
-
-/* With max-frames-in-flight=auto, frames of at least this many pixels are
- * encoded one at a time, each spread over the whole pool; smaller ones,
- * where one image scales poorly over many workers, are encoded several at
- * a time, one per worker. */
-#define AUTO_BATCH_MAX_PIXELS (1000 * 1000)
 
 /* SOF marker types as in the caps of jpegenc/jpegparse. */
 #define SOF_MARKER_BASELINE 0
@@ -86,14 +80,12 @@ enum
   PROP_MAX_FRAMES_IN_FLIGHT,
 };
 
-/* A frame held back to be encoded with the next ones. */
+/* A frame sent to the encoder: mapped until its file comes back. */
 typedef struct
 {
   GstVideoCodecFrame *frame;
-  GstVideoFrame vframe;         /* mapped until the frame is encoded */
-  guint8 *rgb;                  /* the frame reordered to packed RGB */
-  gsize rgb_size;
-} GstCtJpegEncQueuedFrame;
+  GstVideoFrame vframe;
+} GstCtJpegEncPending;
 
 struct _GstCtJpegEnc
 {
@@ -110,16 +102,13 @@ struct _GstCtJpegEnc
   ct_pool *pool;                /* from start to stop */
   GstVideoCodecState *input_state;
   gint sof_marker;              /* of the negotiated source caps */
+  gint frames_in_flight;        /* what the caps ask of the encoder */
 
-  /* Frames wait here until batch_size of them are in, then are encoded
-   * together and finished in order. images[i] and outputs[i] belong to
-   * queued[i]; all three arrays have batch_size entries. */
-  guint batch_size;
-  guint n_queued;
-  GstCtJpegEncQueuedFrame *queued;
-  ct_jpeg_image *images;
-  ct_jpeg_output *outputs;
-  ct_jpeg_settings queued_settings;     /* what the queued frames encode with */
+  /* The encoder for the input caps, made at the caps or at the first frame;
+   * NULL until then, or while the settings are invalid. */
+  ct_jpeg_encoder *encoder;
+  ct_jpeg_settings encoder_settings;    /* what it encodes with */
+  GQueue pending;               /* GstCtJpegEncPending, oldest first */
 };
 
 #define SIZE_RANGE "[ 1, 65535 ]"
@@ -319,6 +308,31 @@ settings_equal (const ct_jpeg_settings * a, const ct_jpeg_settings * b)
       a->fixed_code == b->fixed_code && a->simd == b->simd;
 }
 
+static ct_pixel_format
+pixel_format_for (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+      return CT_PIXEL_GRAY8;
+    case GST_VIDEO_FORMAT_BGR:
+      return CT_PIXEL_BGR8;
+    case GST_VIDEO_FORMAT_RGBx:
+    case GST_VIDEO_FORMAT_RGBA:
+      return CT_PIXEL_RGBX8;
+    case GST_VIDEO_FORMAT_BGRx:
+    case GST_VIDEO_FORMAT_BGRA:
+      return CT_PIXEL_BGRX8;
+    case GST_VIDEO_FORMAT_xRGB:
+    case GST_VIDEO_FORMAT_ARGB:
+      return CT_PIXEL_XRGB8;
+    case GST_VIDEO_FORMAT_xBGR:
+    case GST_VIDEO_FORMAT_ABGR:
+      return CT_PIXEL_XBGR8;
+    default:
+      return CT_PIXEL_RGB8;
+  }
+}
+
 static void
 free_jpeg_data (gpointer data)
 {
@@ -327,67 +341,65 @@ free_jpeg_data (gpointer data)
   ct_jpeg_output_free (&out);
 }
 
-/* Unmaps the queued frames and drops them unencoded. The base class still
+static void
+gst_ct_jpeg_enc_pending_free (GstCtJpegEncPending * pending)
+{
+  gst_video_frame_unmap (&pending->vframe);
+  g_clear_pointer (&pending->frame, gst_video_codec_frame_unref);
+  g_free (pending);
+}
+
+/* Drops the frames sent and not received, unencoded. The base class still
  * holds each one until a flush or stop resets it. */
 static void
-gst_ct_jpeg_enc_drop_queued (GstCtJpegEnc * self)
+gst_ct_jpeg_enc_drop_pending (GstCtJpegEnc * self)
 {
-  for (guint i = 0; i < self->n_queued; i++) {
-    gst_video_frame_unmap (&self->queued[i].vframe);
-    g_clear_pointer (&self->queued[i].frame, gst_video_codec_frame_unref);
-  }
-  self->n_queued = 0;
+  if (self->encoder)
+    ct_jpeg_encoder_reset (self->encoder);
+  g_queue_clear_full (&self->pending,
+      (GDestroyNotify) gst_ct_jpeg_enc_pending_free);
 }
 
 /*
- * Encodes the queued frames and finishes them in order: a lone frame is
- * spread over the pool, several go one per worker. Returns the first flow
- * that is not OK; after an encoding error every queued frame is dropped.
+ * Finishes, in order, every frame whose file the encoder has ready.
+ * Returns the first flow that is not OK; the frames of a failed encoding
+ * are dropped, with one error on the bus.
  */
 static GstFlowReturn
-gst_ct_jpeg_enc_encode_queued (GstCtJpegEnc * self)
+gst_ct_jpeg_enc_push_ready (GstCtJpegEnc * self)
 {
   GstVideoEncoder *encoder = GST_VIDEO_ENCODER (self);
-  const guint n = self->n_queued;
-  const ct_jpeg_settings *settings = &self->queued_settings;
-  const char *function;
   GstFlowReturn flow = GST_FLOW_OK;
-  char err[256] = "";
-  int ret;
+  gboolean reported = FALSE;
 
-  if (n == 0)
+  if (!self->encoder)
     return GST_FLOW_OK;
-
-  if (n == 1) {
-    function = "ct_jpeg_encode";
-    ret = ct_jpeg_encode (self->pool, settings, self->images, self->outputs,
-        err, sizeof (err));
-  } else {
-    function = "ct_jpeg_encode_batch";
-    ret = ct_jpeg_encode_batch (self->pool, settings, self->images, n,
-        self->outputs, err, sizeof (err));
-  }
-  if (ret < 0) {
-    gst_ct_jpeg_enc_drop_queued (self);
-    GST_ELEMENT_ERROR (self, STREAM, ENCODE,
-        ("JPEG encoding failed: %s", err[0] ? err : ct_strerror (ret)),
-        ("%s returned %d (%s)", function, ret, ct_strerror (ret)));
-    return GST_FLOW_ERROR;
-  }
-
-  GST_LOG_OBJECT (self, "encoded %u frame(s) of %ux%u (%s)", n,
-      self->images[0].width, self->images[0].height,
-      ct_simd_name (ct_simd_resolve (settings->simd)));
-  self->n_queued = 0;
-  for (guint i = 0; i < n; i++) {
-    GstCtJpegEncQueuedFrame *queued = &self->queued[i];
-    GstVideoCodecFrame *frame = g_steal_pointer (&queued->frame);
-    ct_jpeg_output *out = &self->outputs[i];
+  for (;;) {
+    ct_jpeg_output out;
+    void *user;
+    int ret = ct_jpeg_receive_frame (self->encoder, &out, &user);
+    GstCtJpegEncPending *pending;
+    GstVideoCodecFrame *frame;
     GstFlowReturn frame_flow;
 
-    gst_video_frame_unmap (&queued->vframe);
-    frame->output_buffer = gst_buffer_new_wrapped_full (0, out->data,
-        out->size, 0, out->size, out->data, free_jpeg_data);
+    if (ret == CT_EAGAIN || ret == CT_EOF)
+      break;
+    pending = g_queue_pop_head (&self->pending);
+    g_assert (pending == user);
+    if (ret < 0) {
+      if (!reported)
+        GST_CT_ELEMENT_ERROR (self, ret,
+            ct_jpeg_encoder_error (self->encoder), "ct_jpeg_receive_frame",
+            "JPEG encoding failed");
+      reported = TRUE;
+      gst_ct_jpeg_enc_pending_free (pending);
+      flow = GST_FLOW_ERROR;
+      continue;
+    }
+    frame = g_steal_pointer (&pending->frame);
+    gst_ct_jpeg_enc_pending_free (pending);
+    frame->output_buffer = gst_buffer_new_wrapped_full (0, out.data,
+        out.size, 0, out.size, out.data, free_jpeg_data);
     GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
     /* The later frames are finished even when an earlier one's push
      * failed: each is the base class's to release. */
@@ -398,29 +410,14 @@ gst_ct_jpeg_enc_encode_queued (GstCtJpegEnc * self)
   return flow;
 }
 
-static void
-gst_ct_jpeg_enc_free_queue (GstCtJpegEnc * self)
+/* Encodes the frames the encoder holds and finishes them. */
+static GstFlowReturn
+gst_ct_jpeg_enc_drain (GstCtJpegEnc * self)
 {
-  gst_ct_jpeg_enc_drop_queued (self);
-  for (guint i = 0; i < self->batch_size; i++)
-    g_free (self->queued[i].rgb);
-  g_clear_pointer (&self->queued, g_free);
-  g_clear_pointer (&self->images, g_free);
-  g_clear_pointer (&self->outputs, g_free);
-  self->batch_size = 0;
-}
-
-/* Room for batch_size frames; the queue must be empty. */
-static void
-gst_ct_jpeg_enc_resize_queue (GstCtJpegEnc * self, guint batch_size)
-{
-  if (batch_size == self->batch_size)
-    return;
-  gst_ct_jpeg_enc_free_queue (self);
-  self->queued = g_new0 (GstCtJpegEncQueuedFrame, batch_size);
-  self->images = g_new0 (ct_jpeg_image, batch_size);
-  self->outputs = g_new0 (ct_jpeg_output, batch_size);
-  self->batch_size = batch_size;
+  if (!self->encoder)
+    return GST_FLOW_OK;
+  ct_jpeg_encoder_drain (self->encoder);
+  return gst_ct_jpeg_enc_push_ready (self);
 }
 
 static gboolean
@@ -436,40 +433,80 @@ gst_ct_jpeg_enc_upstream_is_live (GstCtJpegEnc * self)
 }
 
 /*
- * How many frames to encode together. With max-frames-in-flight=auto,
- * only where holding frames back costs nothing that matters: small frames
- * (one image would keep few workers busy), a known framerate (a still
- * image could wait forever for the next one) and a source that is not live
- * (live pipelines want their latency low).
+ * How many frames the encoder encodes together. With max-frames-in-flight
+ * auto, the encoder's choice (the pool's threads for small frames, 1 for
+ * large ones) only where holding frames back costs nothing that matters: a
+ * known framerate (a still image could wait forever for the next one) and
+ * a source that is not live (live pipelines want their latency low).
  */
-static guint
-gst_ct_jpeg_enc_choose_batch_size (GstCtJpegEnc * self,
+static gint
+gst_ct_jpeg_enc_choose_frames_in_flight (GstCtJpegEnc * self,
     gint max_frames_in_flight, const GstVideoInfo * info)
 {
-  guint64 pixels = (guint64) GST_VIDEO_INFO_WIDTH (info) *
-      GST_VIDEO_INFO_HEIGHT (info);
-
   if (max_frames_in_flight > 0)
     return max_frames_in_flight;
-  if (pixels >= AUTO_BATCH_MAX_PIXELS || GST_VIDEO_INFO_FPS_N (info) <= 0 ||
+  if (GST_VIDEO_INFO_FPS_N (info) <= 0 ||
       gst_ct_jpeg_enc_upstream_is_live (self))
     return 1;
-  return ct_pool_threads (self->pool);
+  return 0;
 }
 
-/* A frame waits for at most batch_size - 1 later ones. */
+/* A frame waits for at most ct_jpeg_encoder_delay later ones. */
 static void
-gst_ct_jpeg_enc_update_latency (GstCtJpegEnc * self, const GstVideoInfo * info)
+gst_ct_jpeg_enc_update_latency (GstCtJpegEnc * self)
 {
+  const GstVideoInfo *info = &self->input_state->info;
+  gint delay = ct_jpeg_encoder_delay (self->encoder);
   GstClockTime latency = 0;
 
-  if (self->batch_size > 1 && GST_VIDEO_INFO_FPS_N (info) > 0)
-    latency = gst_util_uint64_scale (self->batch_size - 1,
+  if (delay > 0 && GST_VIDEO_INFO_FPS_N (info) > 0)
+    latency = gst_util_uint64_scale (delay,
         GST_SECOND * GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
-  GST_DEBUG_OBJECT (self, "encoding %u frame(s) at a time on %d thread(s), "
-      "latency %" GST_TIME_FORMAT, self->batch_size,
+  GST_DEBUG_OBJECT (self, "encoding %d frame(s) at a time on %d thread(s), "
+      "latency %" GST_TIME_FORMAT,
+      ct_jpeg_encoder_frames_in_flight (self->encoder),
       ct_pool_threads (self->pool), GST_TIME_ARGS (latency));
   gst_video_encoder_set_latency (GST_VIDEO_ENCODER (self), latency, latency);
+}
+
+/*
+ * Makes the encoder for the input caps with these settings, or hands them
+ * to the encoder there is (its waiting frames encode with the old ones and
+ * are finished first; *flow says how that went). Returns CT_OK, or the
+ * code of the ctcore function named in *function, with its message in err,
+ * when the settings are invalid or memory runs out.
+ */
+static int
+gst_ct_jpeg_enc_configure (GstCtJpegEnc * self,
+    const ct_jpeg_settings * settings, GstFlowReturn * flow,
+    const gchar ** function, char *err, gsize err_size)
+{
+  const GstVideoInfo *info = &self->input_state->info;
+  int ret;
+
+  *flow = GST_FLOW_OK;
+  if (self->encoder) {
+    if (settings_equal (settings, &self->encoder_settings))
+      return CT_OK;
+    *function = "ct_jpeg_encoder_set_settings";
+    ret = ct_jpeg_encoder_set_settings (self->encoder, settings, err,
+        err_size);
+    if (ret != CT_OK)
+      return ret;
+    self->encoder_settings = *settings;
+    *flow = gst_ct_jpeg_enc_push_ready (self);
+    return CT_OK;
+  }
+  *function = "ct_jpeg_encoder_new";
+  ret = ct_jpeg_encoder_new (self->pool, settings,
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+      pixel_format_for (GST_VIDEO_INFO_FORMAT (info)), self->frames_in_flight,
+      &self->encoder, err, err_size);
+  if (ret != CT_OK)
+    return ret;
+  self->encoder_settings = *settings;
+  gst_ct_jpeg_enc_update_latency (self);
+  return CT_OK;
 }
 
 static gboolean
@@ -477,26 +514,33 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
     GstVideoCodecState * state)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
-  gint sof_marker, max_frames_in_flight;
+  ct_jpeg_settings settings;
+  gint max_frames_in_flight;
+  GstFlowReturn flow;
+  const gchar *function;
+  char err[256] = "";
 
-  /* The queued frames belong to the old caps. */
-  if (gst_ct_jpeg_enc_encode_queued (self) == GST_FLOW_ERROR)
+  /* The frames the encoder holds belong to the old caps. */
+  if (gst_ct_jpeg_enc_drain (self) == GST_FLOW_ERROR)
     return FALSE;
+  g_clear_pointer (&self->encoder, ct_jpeg_encoder_free);
 
   if (self->input_state)
     gst_video_codec_state_unref (self->input_state);
   self->input_state = gst_video_codec_state_ref (state);
 
   GST_OBJECT_LOCK (self);
-  sof_marker = sof_marker_for (&self->settings);
+  settings = self->settings;
   max_frames_in_flight = self->max_frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
-  gst_ct_jpeg_enc_resize_queue (self,
-      gst_ct_jpeg_enc_choose_batch_size (self, max_frames_in_flight,
-          &state->info));
-  gst_ct_jpeg_enc_update_latency (self, &state->info);
-  return gst_ct_jpeg_enc_set_output (self, sof_marker);
+  self->frames_in_flight = gst_ct_jpeg_enc_choose_frames_in_flight (self,
+      max_frames_in_flight, &state->info);
+  /* Invalid settings fail the first frame, which says why on the bus. */
+  if (gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
+          sizeof (err)) != CT_OK)
+    GST_DEBUG_OBJECT (self, "no encoder yet: %s", err);
+  return gst_ct_jpeg_enc_set_output (self, sof_marker_for (&settings));
 }
 
 static gboolean
@@ -505,7 +549,7 @@ gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
   GstBufferPool *pool;
-  guint size, min_buffers, max_buffers, batch_size;
+  guint size, min_buffers, max_buffers, frames_in_flight = 1;
 
   /* Frames with any stride are fine: gst_video_frame_map reads the meta. */
   gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
@@ -513,15 +557,16 @@ gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
           query))
     return FALSE;
 
-  /* A batch holds that many input buffers: upstream needs as many more
+  /* The encoder holds that many input buffers: upstream needs as many more
    * than it uses itself, or it waits for a buffer that never comes back. */
   GST_VIDEO_ENCODER_STREAM_LOCK (encoder);
-  batch_size = self->batch_size;
+  if (self->encoder)
+    frames_in_flight = ct_jpeg_encoder_frames_in_flight (self->encoder);
   GST_VIDEO_ENCODER_STREAM_UNLOCK (encoder);
-  if (batch_size > 1 && gst_query_get_n_allocation_pools (query) > 0) {
+  if (frames_in_flight > 1 && gst_query_get_n_allocation_pools (query) > 0) {
     gst_query_parse_nth_allocation_pool (query, 0, &pool, &size,
         &min_buffers, &max_buffers);
-    min_buffers = MAX (min_buffers, batch_size);
+    min_buffers = MAX (min_buffers, frames_in_flight);
     if (max_buffers != 0)
       max_buffers = MAX (max_buffers, min_buffers);
     gst_query_set_nth_allocation_pool (query, 0, pool, size, min_buffers,
@@ -532,62 +577,6 @@ gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
   return TRUE;
 }
 
-/*
- * Describes a queued, mapped frame as a ct_jpeg_image. RGB and GRAY8 are
- * read in place; the other formats are copied to the queued frame's packed
- * RGB, dropping alpha or padding bytes. Returns FALSE when that memory
- * cannot be had.
- */
-static gboolean
-gst_ct_jpeg_enc_describe_frame (GstCtJpegEncQueuedFrame * queued,
-    ct_jpeg_image * image)
-{
-  const GstVideoFrame *vframe = &queued->vframe;
-  GstVideoFormat format = GST_VIDEO_FRAME_FORMAT (vframe);
-  guint width = GST_VIDEO_FRAME_WIDTH (vframe);
-  guint height = GST_VIDEO_FRAME_HEIGHT (vframe);
-
-  image->width = width;
-  image->height = height;
-  if (format == GST_VIDEO_FORMAT_RGB || format == GST_VIDEO_FORMAT_GRAY8) {
-    image->format = format == GST_VIDEO_FORMAT_RGB ? CT_PIXEL_RGB8 :
-        CT_PIXEL_GRAY8;
-    image->stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, 0);
-    image->pixels = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
-    return TRUE;
-  }
-
-  gsize size = (gsize) width * height * 3;
-  if (size > queued->rgb_size) {
-    g_free (queued->rgb);
-    queued->rgb = g_try_malloc (size);
-    queued->rgb_size = queued->rgb ? size : 0;
-    if (!queued->rgb)
-      return FALSE;
-  }
-
-  const guint8 *r = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_R);
-  const guint8 *g = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_G);
-  const guint8 *b = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_B);
-  gint stride = GST_VIDEO_FRAME_COMP_STRIDE (vframe, GST_VIDEO_COMP_R);
-  gint pixel_stride = GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, GST_VIDEO_COMP_R);
-  guint8 *dst = queued->rgb;
-
-  for (guint y = 0; y < height; y++) {
-    gsize row = (gsize) y * stride;
-    for (guint x = 0; x < width; x++) {
-      gsize at = row + (gsize) x * pixel_stride;
-      *dst++ = r[at];
-      *dst++ = g[at];
-      *dst++ = b[at];
-    }
-  }
-  image->format = CT_PIXEL_RGB8;
-  image->stride = (size_t) width * 3;
-  image->pixels = queued->rgb;
-  return TRUE;
-}
-
 static GstFlowReturn
 gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     GstVideoCodecFrame * frame)
@@ -595,21 +584,32 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
   GstVideoInfo *info = &self->input_state->info;
   GstBuffer *input = frame->input_buffer;
-  GstCtJpegEncQueuedFrame *queued;
+  GstCtJpegEncPending *pending;
   ct_jpeg_settings settings;
+  ct_jpeg_image image;
+  GstFlowReturn flow;
+  const gchar *function;
+  char err[256] = "";
+  int ret;
 
   GST_OBJECT_LOCK (self);
   settings = self->settings;
   GST_OBJECT_UNLOCK (self);
 
-  /* A property changed: the queued frames still encode as they were. */
-  if (self->n_queued > 0 && !settings_equal (&settings, &self->queued_settings)) {
-    GstFlowReturn flow = gst_ct_jpeg_enc_encode_queued (self);
-
-    if (flow != GST_FLOW_OK) {
-      gst_video_codec_frame_unref (frame);
-      return flow;
-    }
+  /* A property changed: the frames sent still encode as they were. */
+  ret = gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
+      sizeof (err));
+  if (ret != CT_OK) {
+    GST_CT_ELEMENT_ERROR (self, ret, err, function,
+        "Cannot encode %dx%d %s frames with these settings",
+        GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+        GST_VIDEO_INFO_NAME (info));
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
+  if (flow != GST_FLOW_OK) {
+    gst_video_codec_frame_unref (frame);
+    return flow;
   }
 
   /* progressive-level may have changed since the caps were negotiated. */
@@ -633,8 +633,9 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return GST_FLOW_ERROR;
   }
 
-  queued = &self->queued[self->n_queued];
-  if (!gst_video_frame_map (&queued->vframe, info, input, GST_MAP_READ)) {
+  pending = g_new0 (GstCtJpegEncPending, 1);
+  if (!gst_video_frame_map (&pending->vframe, info, input, GST_MAP_READ)) {
+    g_free (pending);
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Could not map the input frame (%dx%d %s)",
             GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
@@ -642,29 +643,29 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     gst_video_codec_frame_unref (frame);
     return GST_FLOW_ERROR;
   }
+  pending->frame = frame;
 
-  if (!gst_ct_jpeg_enc_describe_frame (queued,
-          &self->images[self->n_queued])) {
-    gst_video_frame_unmap (&queued->vframe);
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Out of memory for a %dx%d RGB frame", GST_VIDEO_INFO_WIDTH (info),
-            GST_VIDEO_INFO_HEIGHT (info)), (NULL));
-    gst_video_codec_frame_unref (frame);
+  image.width = GST_VIDEO_FRAME_WIDTH (&pending->vframe);
+  image.height = GST_VIDEO_FRAME_HEIGHT (&pending->vframe);
+  image.format = pixel_format_for (GST_VIDEO_FRAME_FORMAT (&pending->vframe));
+  image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&pending->vframe, 0);
+  image.pixels = GST_VIDEO_FRAME_PLANE_DATA (&pending->vframe, 0);
+  ret = ct_jpeg_send_frame (self->encoder, &image, pending);
+  if (ret < 0) {
+    gst_ct_jpeg_enc_pending_free (pending);
+    GST_CT_ELEMENT_ERROR (self, ret, ct_jpeg_encoder_error (self->encoder),
+        "ct_jpeg_send_frame", "JPEG encoding failed");
     return GST_FLOW_ERROR;
   }
-
-  queued->frame = frame;
-  self->queued_settings = settings;
-  if (++self->n_queued < self->batch_size)
-    return GST_FLOW_OK;
-  return gst_ct_jpeg_enc_encode_queued (self);
+  g_queue_push_tail (&self->pending, pending);
+  return gst_ct_jpeg_enc_push_ready (self);
 }
 
-/* EOS: the queued frames go out before it. */
+/* EOS: the frames the encoder holds go out before it. */
 static GstFlowReturn
 gst_ct_jpeg_enc_finish (GstVideoEncoder * encoder)
 {
-  return gst_ct_jpeg_enc_encode_queued (GST_CT_JPEG_ENC (encoder));
+  return gst_ct_jpeg_enc_drain (GST_CT_JPEG_ENC (encoder));
 }
 
 static gboolean
@@ -672,8 +673,9 @@ gst_ct_jpeg_enc_flush (GstVideoEncoder * encoder)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
 
-  GST_DEBUG_OBJECT (self, "dropping %u queued frame(s)", self->n_queued);
-  gst_ct_jpeg_enc_drop_queued (self);
+  GST_DEBUG_OBJECT (self, "dropping %u frame(s) in flight",
+      g_queue_get_length (&self->pending));
+  gst_ct_jpeg_enc_drop_pending (self);
   return TRUE;
 }
 
@@ -681,12 +683,12 @@ static gboolean
 gst_ct_jpeg_enc_sink_query (GstVideoEncoder * encoder, GstQuery * query)
 {
   /* Upstream wants its buffers back (to reconfigure its pool, say): the
-   * queued frames hold some. */
+   * encoder holds some. */
   if (GST_QUERY_TYPE (query) == GST_QUERY_DRAIN) {
     GstFlowReturn flow;
 
     GST_VIDEO_ENCODER_STREAM_LOCK (encoder);
-    flow = gst_ct_jpeg_enc_encode_queued (GST_CT_JPEG_ENC (encoder));
+    flow = gst_ct_jpeg_enc_drain (GST_CT_JPEG_ENC (encoder));
     GST_VIDEO_ENCODER_STREAM_UNLOCK (encoder);
     if (flow != GST_FLOW_OK)
       return FALSE;
@@ -698,21 +700,9 @@ static gboolean
 gst_ct_jpeg_enc_start (GstVideoEncoder * encoder)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
-  gint threads;
 
-  GST_OBJECT_LOCK (self);
-  threads = self->threads;
-  GST_OBJECT_UNLOCK (self);
-
-  self->pool = ct_pool_new (threads);
-  if (!self->pool) {
-    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
-        ("Out of memory for a pool of %d worker threads", threads), (NULL));
-    return FALSE;
-  }
-  GST_DEBUG_OBJECT (self, "pool of %d worker thread(s)",
-      ct_pool_threads (self->pool));
-  return TRUE;
+  return gst_ct_element_start_pool (GST_ELEMENT (self), &self->threads,
+      &self->pool);
 }
 
 static gboolean
@@ -720,8 +710,9 @@ gst_ct_jpeg_enc_stop (GstVideoEncoder * encoder)
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
 
-  gst_ct_jpeg_enc_free_queue (self);
-  g_clear_pointer (&self->pool, ct_pool_unref);
+  gst_ct_jpeg_enc_drop_pending (self);
+  g_clear_pointer (&self->encoder, ct_jpeg_encoder_free);
+  gst_ct_element_stop_pool (&self->pool);
   g_clear_pointer (&self->input_state, gst_video_codec_state_unref);
   return TRUE;
 }
@@ -782,17 +773,7 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
           "Which build of jpegli to match byte for byte (the arithmetic, "
           "not necessarily the instructions used)", GST_TYPE_CT_JPEG_ENC_SIMD,
           DEFAULT_SIMD, flags));
-  /**
-   * GstCtJpegEnc:threads:
-   *
-   * Worker threads of the element's pool, the streaming thread included.
-   * The output bytes do not depend on it.
-   */
-  g_object_class_install_property (gobject_class, PROP_THREADS,
-      g_param_spec_int ("threads", "Threads",
-          "Worker threads, the streaming thread included: 0 = one per "
-          "online CPU, 1 = every frame on the streaming thread; read when "
-          "the element starts", 0, MAX_THREADS, DEFAULT_THREADS, ready_flags));
+  gst_ct_element_install_threads_property (gobject_class, PROP_THREADS);
   /**
    * GstCtJpegEnc:max-frames-in-flight:
    *
@@ -835,7 +816,8 @@ static void
 gst_ct_jpeg_enc_init (GstCtJpegEnc * self)
 {
   ct_jpeg_settings_default (&self->settings);
-  self->threads = DEFAULT_THREADS;
+  self->threads = GST_CT_ELEMENT_DEFAULT_THREADS;
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
   self->sof_marker = -1;
+  g_queue_init (&self->pending);
 }

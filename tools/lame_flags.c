@@ -124,6 +124,24 @@ int ct_lame_flags_parse(ct_lame_flags *flags, int argc, char **argv, int *i,
         else
             return ct_errbuf_set(errbuf, errbuf_size, -1, "-m takes j, s or m, not '%s'",
                         mode ? mode : "");
+    } else if (strncmp(arg, "--simd", 6) == 0 &&
+               (arg[6] == '=' || arg[6] == '\0')) {
+        /* not lame's: the kernel level, which never changes the bytes */
+        (*i)++;
+        const char *level =
+            arg[6] == '=' ? arg + 7 : (*i < argc ? argv[(*i)++] : NULL);
+        if (level && strcmp(level, "auto") == 0)
+            settings->simd = CT_SIMD_AUTO;
+        else if (level && strcmp(level, "c") == 0)
+            settings->simd = CT_SIMD_C;
+        else if (level && strcmp(level, "sse2") == 0)
+            settings->simd = CT_SIMD_SSE2;
+        else if (level && strcmp(level, "avx2") == 0)
+            settings->simd = CT_SIMD_AVX2;
+        else
+            return ct_errbuf_set(errbuf, errbuf_size, -1,
+                                 "--simd takes auto, c, sse2 or avx2, not '%s'",
+                                 level ? level : "");
     } else {
         return 0;
     }

@@ -24,7 +24,8 @@ void ct_lame_flags_init(ct_lame_flags *flags);
 /*
  * If argv[*i] is one of lame's flags
  *   -V Q, -b N, --abr N, -q N, -m j|s|m, --noreplaygain, -t
- * (the values of -V, -b, -q and -m also attached: "-V2"), applies it as
+ * (the values of -V, -b, -q and -m also attached: "-V2"), or our
+ * --simd=auto|c|sse2|avx2 (also "--simd c"; settings.simd), applies it as
  * lame does (clamping where lame clamps), advances *i past it and its
  * value and returns 1. Returns 0 when argv[*i] is some other argument, -1
  * with a message in errbuf when the value is invalid or a second rate

@@ -37,25 +37,6 @@ void ct_jpeg_output_free(ct_jpeg_output *out)
     out->size = 0;
 }
 
-/* The checks setup cannot do: the pixel buffer itself. */
-static int validate_image(const ct_jpeg_image *image, char *errbuf,
-                          size_t errbuf_size)
-{
-    if (image->format != CT_PIXEL_GRAY8 && image->format != CT_PIXEL_RGB8)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "unknown pixel format %d", (int)image->format);
-    if (image->pixels == NULL)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "image has no pixels (NULL)");
-    const size_t channels = (size_t)image->format;
-    if (image->width > 0 && image->stride / channels < image->width)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "stride %zu is less than width %u x %zu "
-                             "channels",
-                             image->stride, (unsigned)image->width, channels);
-    return CT_OK;
-}
-
 int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size)
@@ -68,13 +49,13 @@ int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
     if (settings == NULL || image == NULL)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "no settings or no image (NULL)");
-    int rc = validate_image(image, errbuf, errbuf_size);
+    int rc = ct_jpeg_check_pixels(image, errbuf, errbuf_size);
     if (rc != CT_OK)
         return rc;
 
     ct_jpeg_frame frame;
     rc = ct_jpeg_setup(&frame, settings, image->width, image->height,
-                       (int)image->format, errbuf, errbuf_size);
+                       image->format, errbuf, errbuf_size);
     if (rc != CT_OK)
         return rc;
 

@@ -26,6 +26,7 @@
 #include "bitwriter.h"
 #include "coeffs.h"
 #include "frame.h"
+#include "tokenize_dsp.h"
 
 /* Contexts: 0..3 are the DC contexts (one per component index), 4.. the AC
  * contexts, one per component of every scan that has AC coefficients, in
@@ -150,9 +151,12 @@ void ct_jpeg_scan_tokens_free(ct_jpeg_scan_tokens *st);
 
 /*
  * What tokenization carries from one MCU row to the next within a scan:
- * the DC predictors and the open EOB run. Zeroed at the start of a scan.
+ * the DC predictors and the open EOB run, and the kernels it runs.
+ * Initialized (ct_jpeg_tokenizer_state_init) at the start of a scan or
+ * band.
  */
 typedef struct ct_jpeg_tokenizer_state {
+    ct_jpeg_tokenize_dsp dsp;
     int last_dc[CT_JPEG_MAX_COMPONENTS]; /* by position in the scan */
     int eob_run;
     /* AC refinement: correction bits of the open EOB run, and the index of
@@ -169,6 +173,10 @@ typedef struct ct_jpeg_tokenizer_state {
     uint8_t *lead_refbits;
     size_t num_lead_blocks, lead_refbits_cap;
 } ct_jpeg_tokenizer_state;
+
+/* A zeroed state with the kernels for frame->cpu_flags. */
+void ct_jpeg_tokenizer_state_init(ct_jpeg_tokenizer_state *state,
+                                  const ct_jpeg_frame *frame);
 
 /* How a sequential scan codes the blocks that pad the MCU grid beyond a
  * component's blocks. */

@@ -45,8 +45,27 @@ typedef struct ct_jpeg_scan {
     int Ss, Se, Ah, Al;
 } ct_jpeg_scan;
 
+/* Bytes per pixel of a layout (ct_pixel_format), 0 for an unknown one. */
+static inline int ct_jpeg_pixel_bytes(ct_pixel_format format)
+{
+    switch (format) {
+    case CT_PIXEL_GRAY8:
+        return 1;
+    case CT_PIXEL_RGB8:
+    case CT_PIXEL_BGR8:
+        return 3;
+    case CT_PIXEL_RGBX8:
+    case CT_PIXEL_BGRX8:
+    case CT_PIXEL_XRGB8:
+    case CT_PIXEL_XBGR8:
+        return 4;
+    }
+    return 0;
+}
+
 typedef struct ct_jpeg_frame {
     uint32_t width, height;
+    ct_pixel_format format;    /* the layout of the image's pixels */
     int input_components;      /* 1 (gray) or 3 (RGB, or XYB floats) */
     ct_jpeg_colorspace colorspace;
     int num_components;
@@ -83,14 +102,22 @@ typedef struct ct_jpeg_frame {
 } ct_jpeg_frame;
 
 /*
- * Setup: settings and image geometry -> frame. Ports jpegli_set_defaults,
+ * Setup: settings, image geometry and pixel layout -> frame. Ports jpegli_set_defaults,
  * jpegli_set_colorspace, jpegli_set_distance, the sampling choices of
  * cjpegli (lib/extras/enc/jpegli.cc), ProcessCompressionParams,
  * SetDefaultScanScript and InitQuantizer.
  * Returns CT_OK or a CT_E* code with a message in errbuf.
  */
 int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
-                  uint32_t width, uint32_t height, int input_components,
+                  uint32_t width, uint32_t height, ct_pixel_format format,
                   char *errbuf, size_t errbuf_size);
+
+/*
+ * The checks of an image that its settings cannot make: a known layout,
+ * pixels, and rows no shorter than width pixels. Returns CT_OK or CT_EINVAL
+ * with a message in errbuf.
+ */
+int ct_jpeg_check_pixels(const ct_jpeg_image *image, char *errbuf,
+                         size_t errbuf_size);
 
 #endif

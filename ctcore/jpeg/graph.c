@@ -38,6 +38,10 @@
  * (entropy_stages.h). With one worker the graph is the plain chain of
  * ct_jpeg_graph_run_sequential, which writes the same bytes.
  *
+ * A batch of small frames (the streaming encoder's) is a graph of its own:
+ * one stage whose jobs are whole frames, each through the sequential chain
+ * on one worker.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * New in ct.
  */
@@ -379,5 +383,39 @@ int ct_jpeg_graph_run_sequential(const ct_jpeg_frame *frame,
         rc = ct_jpeg_write_file(frame, &coeffs, icc, icc_size, out);
     }
     ct_jpeg_coeffs_free(&coeffs);
+    return rc;
+}
+
+/* ---- The batch: one frame per job ------------------------------------- */
+
+typedef struct jpeg_batch {
+    const ct_jpeg_frame *frame;
+    const ct_jpeg_image *images;
+    const uint8_t *icc;
+    size_t icc_size;
+    ct_jpeg_output *out;
+} jpeg_batch;
+
+static int batch_job(void *ctx, size_t job, int worker)
+{
+    const jpeg_batch *b = ctx;
+    (void)worker;
+    /* The sequential chain: a job must not run stages on its own pool. */
+    return ct_jpeg_graph_run_sequential(b->frame, &b->images[job], b->icc,
+                                        b->icc_size, &b->out[job]);
+}
+
+int ct_jpeg_graph_run_batch(ct_pool *pool, const ct_jpeg_frame *frame,
+                            const ct_jpeg_image *images, size_t n,
+                            const uint8_t *icc, size_t icc_size,
+                            ct_jpeg_output *out)
+{
+    for (size_t i = 0; i < n; ++i)
+        out[i] = (ct_jpeg_output){ NULL, 0 };
+    const jpeg_batch batch = { frame, images, icc, icc_size, out };
+    const int rc = ct_stage_run(pool, n, batch_job, (void *)&batch);
+    if (rc != CT_OK)
+        for (size_t i = 0; i < n; ++i)
+            ct_jpeg_output_free(&out[i]);
     return rc;
 }

@@ -60,4 +60,14 @@ int ct_jpeg_graph_run_sequential(const ct_jpeg_frame *frame,
                                  const uint8_t *icc, size_t icc_size,
                                  ct_jpeg_output *out);
 
+/*
+ * Encodes n images of one frame, several at a time: each runs the
+ * sequential chain on one worker of the pool. Returns CT_OK with every
+ * out[i] filled, or a CT_E* code with every out[i] empty.
+ */
+int ct_jpeg_graph_run_batch(ct_pool *pool, const ct_jpeg_frame *frame,
+                            const ct_jpeg_image *images, size_t n,
+                            const uint8_t *icc, size_t icc_size,
+                            ct_jpeg_output *out);
+
 #endif

@@ -87,6 +87,9 @@ struct ct_jpeg_pixel_scratch {
     float *pre;
     size_t qf_stride;
     float *qf;
+    /* The tile's columns of one image row as packed RGB, for the layouts
+     * that are not (NULL for RGB and gray images). */
+    uint8_t *rgb_row;
     void *memory;
 };
 
@@ -184,6 +187,13 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame,
         mem += (size_t)s->pre_rows * s->pre_stride;
         s->qf = mem;
     }
+    if (frame->format != CT_PIXEL_RGB8 && frame->format != CT_PIXEL_GRAY8) {
+        s->rgb_row = malloc(3 * (tile_width + 2 * (size_t)context));
+        if (s->rgb_row == NULL) {
+            ct_jpeg_pixel_scratch_free(s);
+            return NULL;
+        }
+    }
     return s;
 }
 
@@ -191,6 +201,7 @@ void ct_jpeg_pixel_scratch_free(ct_jpeg_pixel_scratch *scratch)
 {
     if (scratch == NULL)
         return;
+    free(scratch->rgb_row);
     free(scratch->memory);
     free(scratch);
 }
@@ -243,6 +254,45 @@ static tile_columns make_tile_columns(const ct_jpeg_frame *frame,
     return t;
 }
 
+/* n pixels of a layout with red, green and blue at byte r, g, b of each
+ * `bytes` -> packed RGB. */
+static inline void reorder_row(const uint8_t *in, size_t n, int bytes, int r,
+                               int g, int b, uint8_t *rgb)
+{
+    for (size_t x = 0; x < n; ++x, in += bytes, rgb += 3) {
+        rgb[0] = in[r];
+        rgb[1] = in[g];
+        rgb[2] = in[b];
+    }
+}
+
+/* The layouts other than RGB: the pixels as packed RGB, which is what the
+ * color transforms read (the file is that of the RGB picture). */
+static void reorder_to_rgb8(const uint8_t *in, ct_pixel_format format,
+                            size_t n, uint8_t *rgb)
+{
+    switch (format) {
+    case CT_PIXEL_BGR8:
+        reorder_row(in, n, 3, 2, 1, 0, rgb);
+        break;
+    case CT_PIXEL_RGBX8:
+        reorder_row(in, n, 4, 0, 1, 2, rgb);
+        break;
+    case CT_PIXEL_BGRX8:
+        reorder_row(in, n, 4, 2, 1, 0, rgb);
+        break;
+    case CT_PIXEL_XRGB8:
+        reorder_row(in, n, 4, 1, 2, 3, rgb);
+        break;
+    case CT_PIXEL_XBGR8:
+        reorder_row(in, n, 4, 3, 2, 1, rgb);
+        break;
+    case CT_PIXEL_GRAY8:
+    case CT_PIXEL_RGB8:
+        break;
+    }
+}
+
 /* ReadInputRow, the color transform and PadInputBuffer for the tile's
  * columns of plane row y. */
 static void produce_row(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
@@ -253,16 +303,21 @@ static void produce_row(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
     /* The columns that are image pixels; the rest repeat an edge pixel. */
     const int conv0 = ct_max_int(t->produce0, 0);
     const int conv1 = ct_min_int(t->produce1, width);
-    const size_t channels = (size_t)image->format;
     const uint8_t *in = image->pixels + (size_t)src_y * image->stride +
-                        (size_t)conv0 * channels;
+                        (size_t)conv0 * ct_jpeg_pixel_bytes(frame->format);
     const size_t n = (size_t)(conv1 - conv0);
+    ct_pixel_format format = frame->format;
+    if (s->rgb_row != NULL) {
+        reorder_to_rgb8(in, format, n, s->rgb_row);
+        in = s->rgb_row;
+        format = CT_PIXEL_RGB8;
+    }
     float *rows[CT_JPEG_MAX_COMPONENTS] = {NULL};
     for (int c = 0; c < frame->num_components; ++c)
         rows[c] = plane_row(s, c, y) + (conv0 - t->x0);
 
     if (frame->xyb)
-        ct_jpeg_xyb_row(in, image->format, n, frame->simd, rows);
+        ct_jpeg_xyb_row(in, format, n, frame->simd, rows);
     else if (frame->num_components == 1)
         s->dsp.gray8_to_float(in, n, rows[0]);
     else

@@ -47,7 +47,7 @@ static float quality_to_distance(int quality)
 }
 
 static int validate_settings(const ct_jpeg_settings *s, uint32_t width,
-                             uint32_t height, int input_components,
+                             uint32_t height, ct_pixel_format format,
                              char *errbuf, size_t errbuf_size)
 {
     if (width < 1 || height < 1)
@@ -60,10 +60,9 @@ static int validate_settings(const ct_jpeg_settings *s, uint32_t width,
                              "%u pixels in each direction",
                              (unsigned)width, (unsigned)height,
                              (unsigned)CT_JPEG_MAX_DIMENSION);
-    if (input_components != 1 && input_components != 3)
+    if (ct_jpeg_pixel_bytes(format) == 0)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "invalid number of channels %d (1 or 3)",
-                             input_components);
+                             "unknown pixel format %d", (int)format);
     if (s->distance < 0.0f && (s->quality < 1 || s->quality > 100))
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "Invalid --quality argument %d (1..100)",
@@ -429,14 +428,14 @@ static void init_quantizer(ct_jpeg_frame *f)
 }
 
 int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
-                  uint32_t width, uint32_t height, int input_components,
+                  uint32_t width, uint32_t height, ct_pixel_format format,
                   char *errbuf, size_t errbuf_size)
 {
     if (frame == NULL || settings == NULL)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "NULL frame or settings");
-    int rc = validate_settings(settings, width, height, input_components,
-                               errbuf, errbuf_size);
+    int rc = validate_settings(settings, width, height, format, errbuf,
+                               errbuf_size);
     if (rc != CT_OK)
         return rc;
 
@@ -446,7 +445,9 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
     frame->xyb = settings->xyb != 0;
     /* cjpegli hands jpegli three float channels in XYB mode, even for a
      * gray image. */
-    frame->input_components = frame->xyb ? 3 : input_components;
+    frame->format = format;
+    frame->input_components =
+        frame->xyb || format != CT_PIXEL_GRAY8 ? 3 : 1;
     frame->simd = ct_simd_resolve(settings->simd);
     frame->cpu_flags = ct_cpu_flags();
 
@@ -470,5 +471,22 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
     process_compression_params(frame);
     set_default_scan_script(frame, settings->progressive_level);
     init_quantizer(frame);
+    return CT_OK;
+}
+
+int ct_jpeg_check_pixels(const ct_jpeg_image *image, char *errbuf,
+                         size_t errbuf_size)
+{
+    const int bytes = ct_jpeg_pixel_bytes(image->format);
+    if (bytes == 0)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "unknown pixel format %d", (int)image->format);
+    if (image->pixels == NULL)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "image has no pixels (NULL)");
+    if (image->width > 0 && image->stride / (size_t)bytes < image->width)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "stride %zu is less than width %u x %d bytes",
+                             image->stride, (unsigned)image->width, bytes);
     return CT_OK;
 }

@@ -205,7 +205,7 @@ int ct_jpeg_tokenize_band(const ct_jpeg_frame *frame,
     const ct_jpeg_scan *scan = &frame->scans[sb->scan_index];
     const scan_kind kind = kind_of(scan);
     ct_jpeg_tokenizer_state state;
-    memset(&state, 0, sizeof(state));
+    ct_jpeg_tokenizer_state_init(&state, frame);
     state.recording_lead = kind == AC_REFINEMENT;
     const int rc = ct_jpeg_tokenize_rows(frame, coeffs, sb->scan_index,
                                          sb->ac_context, sb->padding,

@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpu.h"
+#include "common/intmath.h"
 #include "entropy_internal.h"
-#include "magnitude_mask.h"
+#include "tokenize_dsp.h"
 
 static int count_trailing_zeros64(uint64_t x)
 {
@@ -23,6 +25,35 @@ static int count_trailing_zeros64(uint64_t x)
         ++n;
     }
     return n;
+#endif
+}
+
+/* Blocks whose masks the tokenizer takes at once: a run of a block row. */
+#define MASK_RUN 64
+/* Sampling factors are 1 or 2 (all that cjpegli's settings produce). */
+#define MAX_SAMP 2
+
+void ct_jpeg_magnitude_masks_c(const int16_t *blocks, size_t n, int threshold,
+                               uint64_t *masks)
+{
+    for (size_t j = 0; j < n; ++j, blocks += CT_DCTSIZE2) {
+        uint64_t mask = 0;
+        for (int k = 0; k < CT_DCTSIZE2; ++k) {
+            const int v = blocks[k];
+            mask |= (uint64_t)((v < 0 ? -v : v) >= threshold) << k;
+        }
+        masks[j] = mask;
+    }
+}
+
+void ct_jpeg_tokenize_dsp_init(ct_jpeg_tokenize_dsp *dsp, unsigned cpu_flags)
+{
+    dsp->magnitude_masks = ct_jpeg_magnitude_masks_c;
+#if defined(__x86_64__)
+    if (cpu_flags & CT_CPU_FLAG_SSE2)
+        dsp->magnitude_masks = ct_jpeg_magnitude_masks_sse2;
+#else
+    (void)cpu_flags;
 #endif
 }
 
@@ -51,6 +82,13 @@ ct_jpeg_scan_geometry ct_jpeg_scan_geometry_of(const ct_jpeg_frame *frame,
         g.mcu_rows = comp->height_in_blocks;
     }
     return g;
+}
+
+void ct_jpeg_tokenizer_state_init(ct_jpeg_tokenizer_state *state,
+                                  const ct_jpeg_frame *frame)
+{
+    memset(state, 0, sizeof(*state));
+    ct_jpeg_tokenize_dsp_init(&state->dsp, frame->cpu_flags);
 }
 
 void ct_jpeg_scan_tokens_free(ct_jpeg_scan_tokens *st)
@@ -114,14 +152,27 @@ static inline uint64_t band_mask(int Ss, int Se)
     return upto_se & ~(((uint64_t)1 << Ss) - 1);
 }
 
+/* The magnitude mask of block bx of a block row of `width` blocks, where
+ * masks holds those of its run: computed when bx starts a run. */
+static inline uint64_t block_mask(ct_jpeg_magnitude_masks_fn magnitude_masks,
+                                  const int16_t *block, int bx, int width,
+                                  int threshold, uint64_t masks[MASK_RUN])
+{
+    if (bx % MASK_RUN == 0)
+        magnitude_masks(block, (size_t)ct_min_int(MASK_RUN, width - bx),
+                        threshold, masks);
+    return masks[bx % MASK_RUN];
+}
+
 /* ComputeTokensForBlock: one block of a sequential scan, its DC difference
- * already taken. */
+ * already taken; mask: its magnitude mask for threshold 1. */
 static ct_jpeg_token *tokenize_sequential_block(const int16_t *block,
-                                                int dc_diff, int dc_ctx,
-                                                int ac_ctx, ct_jpeg_token *t)
+                                                uint64_t mask, int dc_diff,
+                                                int dc_ctx, int ac_ctx,
+                                                ct_jpeg_token *t)
 {
     *t++ = ct_jpeg_dc_token(dc_ctx, dc_diff);
-    uint64_t mask = ct_jpeg_magnitude_mask(block, 1) & ~(uint64_t)1;
+    mask &= ~(uint64_t)1;
     int prev = 0;
     while (mask) {
         const int k = count_trailing_zeros64(mask);
@@ -185,6 +236,12 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                                       blocks_per_mcu(frame, scan,
                                                      g.interleaved) *
                                       CT_DCTSIZE2;
+    const ct_jpeg_magnitude_masks_fn magnitude_masks =
+        state->dsp.magnitude_masks;
+    /* The masks of the current run of each block row of the MCU row, per
+     * component of the scan (block_mask: the blocks of a row come in
+     * order, so every run is computed before its blocks are read). */
+    uint64_t masks[CT_JPEG_MAX_COMPONENTS][MAX_SAMP][MASK_RUN];
     for (int mcu_y = row0; mcu_y < row1; ++mcu_y) {
         if (reserve_tokens(out, max_tokens_per_row, mcu_y - row0,
                            row1 - row0) != CT_OK)
@@ -199,9 +256,11 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                 const int ac_ctx = ac_context + i;
                 for (int iy = 0; iy < n_blocks_y; ++iy) {
                     for (int ix = 0; ix < n_blocks_x; ++ix) {
-                        const int16_t *block = block_or_null(
-                            frame, coeffs, c, mcu_y * n_blocks_y + iy,
-                            mcu_x * n_blocks_x + ix);
+                        const int block_y = mcu_y * n_blocks_y + iy;
+                        const int block_x = mcu_x * n_blocks_x + ix;
+                        const int16_t *block =
+                            block_or_null(frame, coeffs, c, block_y, block_x);
+                        uint64_t mask = 0;
                         if (block == NULL) {
                             if (padding == CT_JPEG_PADDING_REPEAT_DC) {
                                 *t++ = ct_jpeg_make_token(c, 0, 0);
@@ -209,9 +268,14 @@ static int tokenize_sequential_rows(const ct_jpeg_frame *frame,
                                 continue;
                             }
                             block = zero_block;
+                        } else {
+                            mask = block_mask(magnitude_masks, block, block_x,
+                                              comp->width_in_blocks, 1,
+                                              masks[i][iy]);
                         }
                         t = tokenize_sequential_block(
-                            block, (int16_t)(block[0] - state->last_dc[i]), c,
+                            block, mask,
+                            (int16_t)(block[0] - state->last_dc[i]), c,
                             ac_ctx, t);
                         state->last_dc[i] = block[0];
                     }
@@ -295,6 +359,9 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
      * carried over from the previous row. */
     const size_t max_tokens_per_row =
         1 + (size_t)comp->width_in_blocks * (size_t)(Se - Ss + 1);
+    const ct_jpeg_magnitude_masks_fn magnitude_masks =
+        state->dsp.magnitude_masks;
+    uint64_t masks[MASK_RUN];
     for (int by = row0; by < row1; ++by) {
         if (reserve_tokens(out, max_tokens_per_row, by - row0, row1 - row0) !=
             CT_OK)
@@ -303,7 +370,10 @@ static int tokenize_ac_first_rows(const ct_jpeg_frame *frame,
         const int16_t *block = ct_jpeg_block(coeffs, frame, c, by, 0);
         for (int bx = 0; bx < comp->width_in_blocks;
              ++bx, block += CT_DCTSIZE2) {
-            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
+            uint64_t mask = block_mask(magnitude_masks, block, bx,
+                                       comp->width_in_blocks, threshold,
+                                       masks) &
+                            band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -358,6 +428,9 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
     const size_t width = (size_t)comp->width_in_blocks;
     const size_t band_size = (size_t)(Se - Ss + 1);
     const int rows = row1 - row0;
+    const ct_jpeg_magnitude_masks_fn magnitude_masks =
+        state->dsp.magnitude_masks;
+    uint64_t masks[MASK_RUN];
     for (int by = row0; by < row1; ++by) {
         /* Per block at most one token per coefficient, one ZRL per 16 of
          * them and an EOB; one correction bit per coefficient; one EOB run
@@ -400,7 +473,9 @@ static int tokenize_ac_refinement_rows(const ct_jpeg_frame *frame,
             /* Zero-history coefficients since the last token; coefficients
              * that were nonzero before do not count. */
             int r = 0;
-            uint64_t mask = ct_jpeg_magnitude_mask(block, threshold) & band;
+            uint64_t mask = block_mask(magnitude_masks, block, (int)bx,
+                                       (int)width, threshold, masks) &
+                            band;
             int prev = Ss - 1;
             while (mask) {
                 const int k = count_trailing_zeros64(mask);
@@ -520,7 +595,7 @@ int ct_jpeg_tokenize_scan(const ct_jpeg_frame *frame,
                           ct_jpeg_scan_tokens *out)
 {
     ct_jpeg_tokenizer_state state;
-    memset(&state, 0, sizeof(state));
+    ct_jpeg_tokenizer_state_init(&state, frame);
     const ct_jpeg_scan_geometry g =
         ct_jpeg_scan_geometry_of(frame, &frame->scans[scan_index]);
     int rc = ct_jpeg_tokenize_rows(frame, coeffs, scan_index, ac_context,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "bitstream.h"
+#include "common/cpu.h"
 #include "lametag.h"
 #include "psy.h"
 #include "quantize.h"
@@ -1100,6 +1101,7 @@ int ct_mp3_config_init(ct_mp3_state *gfc, const ct_mp3_settings *settings)
 {
     int ret;
     init_defaults(gfc);
+    ct_mp3_dsp_init(&gfc->dsp, ct_cpu_flags_for(settings->simd));
     ret = apply_settings(&gfc->flags, settings);
     if (ret != CT_OK)
         return ret;

@@ -224,7 +224,8 @@ static int encode_buffer_sample_t(ct_mp3_encoder *enc, int nsamples)
 
         /* compute ReplayGain of resampled input if requested */
         if (cfg->findReplayGain)
-            if (!ct_mp3_analyze_samples(&gfc->sv_rpg.rgdata, &mfbuf[0][esv->mf_size],
+            if (!ct_mp3_analyze_samples(&gfc->sv_rpg.rgdata, &gfc->dsp.replaygain,
+                                        &mfbuf[0][esv->mf_size],
                                         &mfbuf[1][esv->mf_size], n_out,
                                         cfg->channels_out))
                 return CT_EINVAL;

@@ -5,7 +5,8 @@
  * and Takehiro's speed-ups.
  *
  * Debian's build runs the C fht (no NASM, no SSE variant on amd64); it is
- * dsp.h's fht (with vector versions of the same arithmetic).
+ * ct_mp3_fht_c here, fft_dsp.h's reference (x86/fft_*.c: vector versions of
+ * the same arithmetic).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from LAME 3.100 libmp3lame/fft.c (LGPL-2.0-or-later, the LAME
@@ -15,7 +16,7 @@
 
 #include <math.h>
 
-#include "dsp.h"
+#include "common/cpu.h"
 #include "util.h"
 
 /* 8-bit bit reversal. */
@@ -38,11 +39,106 @@ static const unsigned char rv_tbl[] = {
     0x1e, 0x9e, 0x5e, 0xde, 0x3e, 0xbe, 0x7e, 0xfe
 };
 
-void ct_mp3_fft_short(const ct_mp3_psy_const *gd, float x_real[3][BLKSIZE_s],
-                      const float *buffer)
+/* costab: cos and sin of the first twiddle of each stage */
+static const float costab[4 * 2] = {
+    9.238795325112867e-01, 3.826834323650898e-01,
+    9.951847266721969e-01, 9.801714032956060e-02,
+    9.996988186962042e-01, 2.454122852291229e-02,
+    9.999811752826011e-01, 6.135884649154475e-03
+};
+
+/* fht: Hartley transform of 2 * n points of fz, in place. */
+void ct_mp3_fht_c(float *fz, int n)
+{
+    const float *tri = costab;
+    int k4;
+    float *fi, *gi;
+    float const *fn;
+
+    n <<= 1; /* to get BLKSIZE: LAME's 3DNow! routine took n / 2 */
+    fn = fz + n;
+    k4 = 4;
+    do {
+        float s1, c1;
+        int i, k1, k2, k3, kx;
+        kx = k4 >> 1;
+        k1 = k4;
+        k2 = k4 << 1;
+        k3 = k2 + k1;
+        k4 = k2 << 1;
+        fi = fz;
+        gi = fi + kx;
+        do {
+            float f0, f1, f2, f3;
+            f1 = fi[0] - fi[k1];
+            f0 = fi[0] + fi[k1];
+            f3 = fi[k2] - fi[k3];
+            f2 = fi[k2] + fi[k3];
+            fi[k2] = f0 - f2;
+            fi[0] = f0 + f2;
+            fi[k3] = f1 - f3;
+            fi[k1] = f1 + f3;
+            f1 = gi[0] - gi[k1];
+            f0 = gi[0] + gi[k1];
+            f3 = SQRT2 * gi[k3];
+            f2 = SQRT2 * gi[k2];
+            gi[k2] = f0 - f2;
+            gi[0] = f0 + f2;
+            gi[k3] = f1 - f3;
+            gi[k1] = f1 + f3;
+            gi += k4;
+            fi += k4;
+        } while (fi < fn);
+        c1 = tri[0];
+        s1 = tri[1];
+        for (i = 1; i < kx; i++) {
+            float c2, s2;
+            c2 = 1 - (2 * s1) * s1;
+            s2 = (2 * s1) * c1;
+            fi = fz + i;
+            gi = fz + k1 - i;
+            do {
+                float a, b, g0, f0, f1, g1, f2, g2, f3, g3;
+                b = s2 * fi[k1] - c2 * gi[k1];
+                a = c2 * fi[k1] + s2 * gi[k1];
+                f1 = fi[0] - a;
+                f0 = fi[0] + a;
+                g1 = gi[0] - b;
+                g0 = gi[0] + b;
+                b = s2 * fi[k3] - c2 * gi[k3];
+                a = c2 * fi[k3] + s2 * gi[k3];
+                f3 = fi[k2] - a;
+                f2 = fi[k2] + a;
+                g3 = gi[k2] - b;
+                g2 = gi[k2] + b;
+                b = s1 * f2 - c1 * g3;
+                a = c1 * f2 + s1 * g3;
+                fi[k2] = f0 - a;
+                fi[0] = f0 + a;
+                gi[k3] = g1 - b;
+                gi[k1] = g1 + b;
+                b = c1 * g2 - s1 * f3;
+                a = s1 * g2 + c1 * f3;
+                gi[k2] = g0 - a;
+                gi[0] = g0 + a;
+                fi[k3] = f1 - b;
+                fi[k1] = f1 + b;
+                gi += k4;
+                fi += k4;
+            } while (fi < fn);
+            c2 = c1;
+            c1 = c2 * tri[0] - s1 * tri[1];
+            s1 = c2 * tri[1] + s1 * tri[0];
+        }
+        tri += 2;
+    } while (k4 < n);
+}
+
+
+void ct_mp3_fft_short(const ct_mp3_fft_dsp *dsp, const ct_mp3_psy_const *gd,
+                      float x_real[3][BLKSIZE_s], const float *buffer)
 {
     const float *const window_s = gd->window_s;
-    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int i, j, b;
 
     for (b = 0; b < 3; b++) {
@@ -88,11 +184,10 @@ void ct_mp3_fft_short(const ct_mp3_psy_const *gd, float x_real[3][BLKSIZE_s],
     }
 }
 
-void ct_mp3_fft_long(const ct_mp3_psy_const *gd, float x[BLKSIZE],
+void ct_mp3_fft_long(const ct_mp3_fft_dsp *dsp, const ct_mp3_psy_const *gd, float x[BLKSIZE],
                      const float *buffer)
 {
     const float *const window = gd->window;
-    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int i;
     int jj = BLKSIZE / 8 - 1;
     x += BLKSIZE / 2;
@@ -146,4 +241,17 @@ void ct_mp3_fft_init(ct_mp3_psy_const *gd)
 
     for (i = 0; i < BLKSIZE_s / 2; i++)
         gd->window_s[i] = 0.5 * (1.0 - cos(2.0 * PI * (i + 0.5) / BLKSIZE_s));
+}
+
+void ct_mp3_fft_dsp_init(ct_mp3_fft_dsp *dsp, unsigned cpu_flags)
+{
+    dsp->fht = ct_mp3_fht_c;
+#if defined(__x86_64__)
+    if (cpu_flags & CT_CPU_FLAG_SSE2)
+        dsp->fht = ct_mp3_fht_sse2;
+    if (cpu_flags & CT_CPU_FLAG_AVX2)
+        dsp->fht = ct_mp3_fht_avx2;
+#else
+    (void)cpu_flags;
+#endif
 }

@@ -134,8 +134,9 @@ static void encode_frame_init(ct_mp3_state *gfc, const float *const inbuf[2])
     ct_mp3_mdct_sub48(gfc, primebuff0, primebuff1);
 }
 
-void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
-                             const float *const inbuf[2], float carry[2][18][SBLIMIT])
+void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const ct_mp3_mdct_dsp *dsp,
+                             const float amp_filter[SBLIMIT], const float *const inbuf[2],
+                             float carry[2][18][SBLIMIT])
 {
     float primebuff[2][286 + 1152 + 576];
     int ch;
@@ -144,7 +145,7 @@ void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const float amp_filter[SB
     /* mdct_sub48 of the priming leaves the subband samples of its last
      * granule; the lines it computes are overwritten by the first frame's */
     for (ch = 0; ch < cfg->channels_out; ch++)
-        ct_mp3_polyphase(amp_filter, primebuff[ch] + 286 + 576 * (cfg->mode_gr - 1),
+        ct_mp3_polyphase(dsp, amp_filter, primebuff[ch] + 286 + 576 * (cfg->mode_gr - 1),
                          carry[ch]);
 }
 
@@ -223,7 +224,8 @@ void ct_mp3_frame_prepare(const ct_mp3_state *gfc, const float *const inbuf[2],
      * 576 * gr */
     for (ch = 0; ch < cfg->channels_out; ch++)
         for (gr = 0; gr < cfg->mode_gr; gr++)
-            ct_mp3_polyphase(gfc->sv_enc.amp_filter, inbuf[ch] + 286 + 576 * gr, sb[gr][ch]);
+            ct_mp3_polyphase(&gfc->dsp.mdct, gfc->sv_enc.amp_filter, inbuf[ch] + 286 + 576 * gr,
+                             sb[gr][ch]);
 }
 
 void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],

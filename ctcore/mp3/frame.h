@@ -46,14 +46,15 @@ void ct_mp3_frame_record_init(ct_mp3_frame *fr);
 
 /* lame_encode_frame_init without the MDCT: the subband samples of the last
  * granule of the priming block, from the first frame's input; the
- * filterbank's carry before the first frame. */
-void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
-                             const float *const inbuf[2], float carry[2][18][SBLIMIT]);
+ * filterbank's carry before the first frame (window_subband by dsp). */
+void ct_mp3_prime_filterbank(const ct_mp3_config *cfg, const ct_mp3_mdct_dsp *dsp,
+                             const float amp_filter[SBLIMIT], const float *const inbuf[2],
+                             float carry[2][18][SBLIMIT]);
 
 /* Stateless: the psychoacoustic prepare of every granule (pg[gr]; the short
  * blocks too if with_short) and the polyphase filter of every granule and
  * channel (sb[gr][ch]) of the frame at inbuf. Reads of gfc: cfg, cd_psy,
- * ATH.eql_w, sv_enc.amp_filter. */
+ * ATH.eql_w, sv_enc.amp_filter, dsp. */
 void ct_mp3_frame_prepare(const ct_mp3_state *gfc, const float *const inbuf[2],
                           int with_short, ct_mp3_psy_granule pg[2],
                           float sb[2][2][18][SBLIMIT]);

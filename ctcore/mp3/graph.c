@@ -204,7 +204,8 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
 
     slot_input(s, inbuf);
     if (frame == 0) /* lame_encode_frame_init */
-        ct_mp3_prime_filterbank(g->cfg, gfc->sv_enc.amp_filter, inbuf, g->sb_carry);
+        ct_mp3_prime_filterbank(g->cfg, &gfc->dsp.mdct, gfc->sv_enc.amp_filter, inbuf,
+                                g->sb_carry);
 
     ct_mp3_frame_record_init(&s->fr);
     ct_mp3_frame_psy_resolve(gfc, inbuf, s->psy, &s->fr, &s->side);

@@ -12,12 +12,12 @@
 
 #include <string.h>
 
-#include "dsp.h"
+#include "common/cpu.h"
 #include "util.h"
 
 /* The analysis window, per i = -15..-1 of window_subband: 16 coefficients
  * and the two multipliers of the butterfly; then the middle subband's. */
-const float ct_mp3_enwindow[] = {
+static const float enwindow[] = {
     /* i = -15 */
     -4.77e-07 * 0.740951125354959 / 2.384e-06, 1.03951e-04 * 0.740951125354959 / 2.384e-06,
     9.53674e-04 * 0.740951125354959 / 2.384e-06, 2.841473e-03 * 0.740951125354959 / 2.384e-06,
@@ -363,13 +363,86 @@ static const int order[] = {
     2, 3, 18, 19, 10, 11, 26, 27, 6, 7, 22, 23, 14, 15, 30, 31
 };
 
+/* window_subband's loop over i = -15 .. -1 (mdct_dsp.h) */
+void ct_mp3_window_subband_c(const float *x1, float a[32])
+{
+    int i;
+    float const *wp = enwindow + 10;
+
+    const float *x2 = &x1[238 - 14 - 286];
+
+    for (i = -15; i < 0; i++) {
+        float w, s, t;
+
+        w = wp[-10];
+        s = x2[-224] * w;
+        t = x1[224] * w;
+        w = wp[-9];
+        s += x2[-160] * w;
+        t += x1[160] * w;
+        w = wp[-8];
+        s += x2[-96] * w;
+        t += x1[96] * w;
+        w = wp[-7];
+        s += x2[-32] * w;
+        t += x1[32] * w;
+        w = wp[-6];
+        s += x2[32] * w;
+        t += x1[-32] * w;
+        w = wp[-5];
+        s += x2[96] * w;
+        t += x1[-96] * w;
+        w = wp[-4];
+        s += x2[160] * w;
+        t += x1[-160] * w;
+        w = wp[-3];
+        s += x2[224] * w;
+        t += x1[-224] * w;
+
+        w = wp[-2];
+        s += x1[-256] * w;
+        t -= x2[256] * w;
+        w = wp[-1];
+        s += x1[-192] * w;
+        t -= x2[192] * w;
+        w = wp[0];
+        s += x1[-128] * w;
+        t -= x2[128] * w;
+        w = wp[1];
+        s += x1[-64] * w;
+        t -= x2[64] * w;
+        w = wp[2];
+        s += x1[0] * w;
+        t -= x2[0] * w;
+        w = wp[3];
+        s += x1[64] * w;
+        t -= x2[-64] * w;
+        w = wp[4];
+        s += x1[128] * w;
+        t -= x2[-128] * w;
+        w = wp[5];
+        s += x1[192] * w;
+        t -= x2[-192] * w;
+
+        /* this multiplier could be removed, but it needs 256 more floats
+         * of table: not worth the data cache (tt 2000/Oct/25) */
+        s *= wp[6];
+        w = t - s;
+        a[30 + i * 2] = t + s;
+        a[31 + i * 2] = wp[7] * w;
+        wp += 18;
+        x1--;
+        x2++;
+    }
+}
+
 /* Windows the 512 samples around x1 with the analysis window and returns
  * a[k] = sum_j z[j] cos(PI * j * (k + 1/2) / 32), 0 <= k < 32, in the
  * column order of order[] (new IDCT routine by Takehiro Tominaga). */
-static void window_subband(const ct_mp3_dsp *dsp, const float *x1, float a[SBLIMIT])
+static void window_subband(const ct_mp3_mdct_dsp *dsp, const float *x1, float a[SBLIMIT])
 {
-    /* i = -15 .. -1: a[0 .. 29] (dsp.h: window_subband) */
-    float const *wp = ct_mp3_enwindow + 10 + 15 * 18;
+    /* i = -15 .. -1: a[0 .. 29] (mdct_dsp.h: window_subband) */
+    float const *wp = enwindow + 10 + 15 * 18;
 
     dsp->window_subband(x1, a);
     x1 -= 15;
@@ -797,10 +870,9 @@ static void mdct_long(float *out, float const *in)
     }
 }
 
-void ct_mp3_polyphase(const float amp_filter[SBLIMIT], const float *wk,
-                      float samp[18][SBLIMIT])
+void ct_mp3_polyphase(const ct_mp3_mdct_dsp *dsp, const float amp_filter[SBLIMIT],
+                      const float *wk, float samp[18][SBLIMIT])
 {
-    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
     int k, band;
 
     for (k = 0; k < 18; k += 2) {
@@ -891,7 +963,7 @@ void ct_mp3_mdct_sub48(ct_mp3_state *gfc, const float *w0, const float *w1)
         for (gr = 0; gr < cfg->mode_gr; gr++) {
             ct_mp3_gr_info *const gi = &gfc->l3_side.tt[gr][ch];
 
-            ct_mp3_polyphase(esv->amp_filter, wk, esv->sb_sample[ch][1 - gr]);
+            ct_mp3_polyphase(&gfc->dsp.mdct, esv->amp_filter, wk, esv->sb_sample[ch][1 - gr]);
             wk += 576;
             /* the MDCT of 18 previous subband samples + 18 current ones */
             ct_mp3_mdct_granule(esv->amp_filter,
@@ -904,4 +976,17 @@ void ct_mp3_mdct_sub48(ct_mp3_state *gfc, const float *w0, const float *w1)
             memcpy(esv->sb_sample[ch][0], esv->sb_sample[ch][1], 576 * sizeof(float));
         }
     }
+}
+
+void ct_mp3_mdct_dsp_init(ct_mp3_mdct_dsp *dsp, unsigned cpu_flags)
+{
+    dsp->window_subband = ct_mp3_window_subband_c;
+#if defined(__x86_64__)
+    if (cpu_flags & CT_CPU_FLAG_SSE2)
+        dsp->window_subband = ct_mp3_window_subband_sse2;
+    if (cpu_flags & CT_CPU_FLAG_AVX2)
+        dsp->window_subband = ct_mp3_window_subband_avx2;
+#else
+    (void)cpu_flags;
+#endif
 }

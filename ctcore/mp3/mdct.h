@@ -19,15 +19,16 @@
 #ifndef CTCORE_MP3_MDCT_H
 #define CTCORE_MP3_MDCT_H
 
+#include "mdct_dsp.h"
 #include "state.h"
 
-/* window_subband over one granule of one channel: the 18 x 32 subband
+/* window_subband (by dsp) over one granule of one channel: the 18 x 32 subband
  * samples of the 576 input samples from wk on (wk[-286] .. wk[768] are
  * read), with every second sample's odd subbands negated and the
  * subbands scaled by amp_filter (the lowpass / highpass), as LAME leaves
  * them in sb_sample. */
-void ct_mp3_polyphase(const float amp_filter[SBLIMIT], const float *wk,
-                      float samp[18][SBLIMIT]);
+void ct_mp3_polyphase(const ct_mp3_mdct_dsp *dsp, const float amp_filter[SBLIMIT],
+                      const float *wk, float samp[18][SBLIMIT]);
 
 /* The MDCT and aliasing reduction of one granule of one channel: xr from
  * the subband samples of the previous granule (prev) and this one (cur).

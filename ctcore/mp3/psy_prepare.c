@@ -21,7 +21,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dsp.h"
 #include "fft.h"
 #include "util.h"
 
@@ -136,7 +135,7 @@ static void calc_mask_index(const ct_mp3_psy_cb2sb *gd, const float *max,
  * energy eb, the masking ecb of the convolution with the spreading
  * function, and the limit lim = max * minval * avg_mask that keeps the
  * threshold of tonal bands below their energy. */
-static void spread_masking(const ct_mp3_dsp *dsp, const ct_mp3_psy_cb2sb *gd,
+static void spread_masking(const ct_mp3_psy_dsp *dsp, const ct_mp3_psy_cb2sb *gd,
                            const float *fftenergy, float *eb, float *ecb_out, float *lim)
 {
     float max[CBANDS], avg[CBANDS];
@@ -152,7 +151,7 @@ static void spread_masking(const ct_mp3_dsp *dsp, const ct_mp3_psy_cb2sb *gd,
     calc_mask_index(gd, max, avg, mask_idx);
 
     /* the maskers' terms s3 * eb * tab, then their additive masking
-     * (vbrpsy_mask_add) per partition (dsp.h: mask_chain) */
+     * (vbrpsy_mask_add) per partition (psy_dsp.h: mask_chain) */
     idx_sum[0] = 0;
     for (b = 0; b < gd->npart; b++) {
         tabv[b] = tab[mask_idx[b]];
@@ -198,13 +197,13 @@ static void spread_masking(const ct_mp3_dsp *dsp, const ct_mp3_psy_cb2sb *gd,
  * of each input channel (and their sum and difference for M and S), its
  * peak in each ninth of the granule, and the pulse-like signal detection
  * (fatboy.wav and so on). */
-static void attack_peaks(const ct_mp3_dsp *dsp, const float *const buffer[2], int n_chn_out,
+static void attack_peaks(const ct_mp3_psy_dsp *dsp, const float *const buffer[2], int n_chn_out,
                          int n_chn_psy, ct_mp3_psy_granule *pg)
 {
     float ns_hpfsmpl[2][576];
     int chn, i, j;
 
-    /* the high pass (dsp.h: attack_hpf) */
+    /* the high pass (psy_dsp.h: attack_hpf) */
     for (chn = 0; chn < n_chn_out; chn++)
         dsp->attack_hpf(&buffer[chn][576 - 350 - NSFIRLEN + 192], ns_hpfsmpl[chn]);
     for (chn = 0; chn < n_chn_psy; chn++) {
@@ -218,7 +217,7 @@ static void attack_peaks(const ct_mp3_dsp *dsp, const float *const buffer[2], in
                 ns_hpfsmpl[1][i] = l - r;
             }
         }
-        /* the peak of each ninth (dsp.h: abs_peaks) */
+        /* the peak of each ninth (psy_dsp.h: abs_peaks) */
         dsp->abs_peaks(ns_hpfsmpl[chn & 1], en_subshort);
         for (i = 0; i < 3; ++i) {
             float const enn = en_subshort[i * 3] + en_subshort[i * 3 + 1] + en_subshort[i * 3 + 2];
@@ -236,14 +235,15 @@ static void attack_peaks(const ct_mp3_dsp *dsp, const float *const buffer[2], in
 
 /* vbrpsy_compute_fft_l: the long FFT of chn (M and S from L and R's) and
  * its energies; returns the total energy above line 10. */
-static float compute_fft_l(const ct_mp3_psy_const *gd, const float *const buffer[2],
-                           int chn, float fftenergy[HBLKSIZE], float (*wsamp_l)[BLKSIZE])
+static float compute_fft_l(const ct_mp3_fft_dsp *dsp, const ct_mp3_psy_const *gd,
+                           const float *const buffer[2], int chn, float fftenergy[HBLKSIZE],
+                           float (*wsamp_l)[BLKSIZE])
 {
     float totalenergy = 0.0f;
     int j;
 
     if (chn < 2) {
-        ct_mp3_fft_long(gd, *wsamp_l, buffer[chn]);
+        ct_mp3_fft_long(dsp, gd, *wsamp_l, buffer[chn]);
     }
     else if (chn == 2) {
         float const sqrt2_half = SQRT2 * 0.5f;
@@ -270,14 +270,14 @@ static float compute_fft_l(const ct_mp3_psy_const *gd, const float *const buffer
 }
 
 /* vbrpsy_compute_fft_s: short block sblock of chn and its energies. */
-static void compute_fft_s(const ct_mp3_psy_const *gd, const float *const buffer[2],
-                          int chn, int sblock, float fftenergy_s[HBLKSIZE_s],
-                          float (*wsamp_s)[3][BLKSIZE_s])
+static void compute_fft_s(const ct_mp3_fft_dsp *dsp, const ct_mp3_psy_const *gd,
+                          const float *const buffer[2], int chn, int sblock,
+                          float fftenergy_s[HBLKSIZE_s], float (*wsamp_s)[3][BLKSIZE_s])
 {
     int j;
 
     if (sblock == 0 && chn < 2) {
-        ct_mp3_fft_short(gd, *wsamp_s, buffer[chn]);
+        ct_mp3_fft_short(dsp, gd, *wsamp_s, buffer[chn]);
     }
     if (chn == 2) {
         float const sqrt2_half = SQRT2 * 0.5f;
@@ -339,8 +339,9 @@ void ct_mp3_psy_prepare_short(const ct_mp3_state *gfc, const float *const buffer
             float lim[CBANDS];
             int b;
 
-            compute_fft_s(gd, buffer, chn, sblock, fftenergy_s, wsamp_S + (chn & 1));
-            spread_masking(gfc->dsp, &gd->s, fftenergy_s, pg->eb_s[chn][sblock], thr, lim);
+            compute_fft_s(&gfc->dsp.fft, gd, buffer, chn, sblock, fftenergy_s,
+                          wsamp_S + (chn & 1));
+            spread_masking(&gfc->dsp.psy, &gd->s, fftenergy_s, pg->eb_s[chn][sblock], thr, lim);
             for (b = 0; b < gd->s.npart; b++) {
                 if (thr[b] > lim[b]) {
                     thr[b] = lim[b];
@@ -363,15 +364,17 @@ void ct_mp3_psy_prepare(const ct_mp3_state *gfc, const float *const buffer[2],
     float fftenergy[HBLKSIZE];
     int chn;
 
-    attack_peaks(gfc->dsp, buffer, n_chn_out, n_chn_psy, pg);
+    attack_peaks(&gfc->dsp.psy, buffer, n_chn_out, n_chn_psy, pg);
 
     /* long blocks */
     for (chn = 0; chn < n_chn_psy; chn++) {
-        pg->tot_ener[chn] = compute_fft_l(gd, buffer, chn, fftenergy, wsamp_L + (chn & 1));
+        pg->tot_ener[chn] =
+            compute_fft_l(&gfc->dsp.fft, gd, buffer, chn, fftenergy, wsamp_L + (chn & 1));
         if (chn < 2) { /* no loudness for mid/side ch */
             pg->loudness_sq[chn] = loudness_approx(fftenergy, gfc->ATH.eql_w);
         }
-        spread_masking(gfc->dsp, &gd->l, fftenergy, pg->eb_l[chn], pg->ecb_l[chn], pg->lim_l[chn]);
+        spread_masking(&gfc->dsp.psy, &gd->l, fftenergy, pg->eb_l[chn], pg->ecb_l[chn],
+                       pg->lim_l[chn]);
     }
 
     /* short blocks */

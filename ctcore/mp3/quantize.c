@@ -185,7 +185,8 @@ void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info 
         for (ch = 0; ch < cfg->channels_out; ch++) {
             ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
             /* init_outer_loop sets up cod_info, scalefac and xrpow */
-            work->active[gr][ch] = ct_mp3_init_xrpow(cod_info, work->xrpow[gr][ch]);
+            work->active[gr][ch] =
+                ct_mp3_init_xrpow(&gfc->dsp.quantize, cod_info, work->xrpow[gr][ch]);
         }
     }
 }
@@ -406,7 +407,7 @@ static int granule_prepare(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *rati
                            ct_mp3_gr_info *cod_info, float xrpow[576], float l3_xmin[SFBMAX])
 {
     ct_mp3_init_outer_loop(gfc, cod_info);
-    if (!ct_mp3_init_xrpow(cod_info, xrpow))
+    if (!ct_mp3_init_xrpow(&gfc->dsp.quantize, cod_info, xrpow))
         return -1;
     return ct_mp3_calc_xmin(gfc, ratio, cod_info, l3_xmin);
 }

@@ -158,8 +158,10 @@ void ct_mp3_vbr_commit_frame(ct_mp3_state *gfc, const float pe[2][2],
 /* ---- quantize_outer.c --------------------------------------------------- */
 
 void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *cod_info);
-/* 1 if there is energy to quantize (xrpow set), else 0 (l3_enc zeroed). */
-int ct_mp3_init_xrpow(ct_mp3_gr_info *cod_info, float xrpow[576]);
+/* 1 if there is energy to quantize (xrpow set, by dsp), else 0 (l3_enc
+ * zeroed). */
+int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *cod_info,
+                      float xrpow[576]);
 /* CBR/ABR: the best quantization within targ_bits; returns the number of
  * distorted bands (100 without noise shaping). Resets and uses
  * sv_qnt.pseudohalf (substep shaping) and the binary search's start

@@ -10,7 +10,6 @@
  */
 #include <math.h>
 
-#include "dsp.h"
 #include "quantize.h"
 #include "util.h"
 
@@ -121,7 +120,6 @@ void ct_mp3_iteration_init(ct_mp3_state *gfc)
     if (gfc->iteration_init_init != 0)
         return;
     gfc->iteration_init_init = 1;
-    gfc->dsp = ct_mp3_dsp_get();
 
     gfc->l3_side.main_data_begin = 0;
     compute_ath(gfc);

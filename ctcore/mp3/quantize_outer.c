@@ -17,7 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
@@ -128,7 +127,8 @@ void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *const cod_i
  * resets sv_qnt.pseudohalf here, which only outer_loop reads: that is done
  * at the start of ct_mp3_outer_loop, so that this stays a function of the
  * granule. */
-int ct_mp3_init_xrpow(ct_mp3_gr_info *const cod_info, float xrpow[576])
+int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *const cod_info,
+                      float xrpow[576])
 {
     float sum = 0;
     int const upper = cod_info->max_nonzero_coeff;
@@ -139,9 +139,9 @@ int ct_mp3_init_xrpow(ct_mp3_gr_info *const cod_info, float xrpow[576])
      * xrpow matching our fresh scalefactors */
     memset(&(xrpow[upper]), 0, (576 - upper) * sizeof(xrpow[0]));
 
-    /* init_xrpow_core_c (dsp.h: init_xrpow) */
-    cod_info->xrpow_max = ct_mp3_dsp_get()->init_xrpow(cod_info->xr, xrpow, upper + 1, &sum,
-                                                       cod_info->xrpow_max);
+    /* init_xrpow_core_c (quantize_dsp.h: init_xrpow) */
+    cod_info->xrpow_max =
+        dsp->init_xrpow(cod_info->xr, xrpow, upper + 1, &sum, cod_info->xrpow_max);
 
     if (sum > (float) 1E-20)
         return 1;
@@ -319,8 +319,8 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
                 return;
         }
         cod_info->scalefac[sfb]++;
-        cod_info->xrpow_max = gfc->dsp->amp_xrpow(&xrpow[j - width], width, ifqstep34,
-                                                  cod_info->xrpow_max);
+        cod_info->xrpow_max = gfc->dsp.quantize.amp_xrpow(&xrpow[j - width], width, ifqstep34,
+                                                          cod_info->xrpow_max);
 
         if (cfg->noise_shaping_amp == 2)
             return;
@@ -329,7 +329,8 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
 
 /* inc_scalefac_scale: turns on scalefac_scale and halves the scalefactors
  * (preflag folded in). */
-static void inc_scalefac_scale(ct_mp3_gr_info *const cod_info, float xrpow[576])
+static void inc_scalefac_scale(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *const cod_info,
+                               float xrpow[576])
 {
     int j, sfb;
     const float ifqstep34 = 1.29683955465100964055;
@@ -343,8 +344,8 @@ static void inc_scalefac_scale(ct_mp3_gr_info *const cod_info, float xrpow[576])
         j += width;
         if (s & 1) {
             s++;
-            cod_info->xrpow_max = ct_mp3_dsp_get()->amp_xrpow(&xrpow[j - width], width,
-                                                              ifqstep34, cod_info->xrpow_max);
+            cod_info->xrpow_max =
+                dsp->amp_xrpow(&xrpow[j - width], width, ifqstep34, cod_info->xrpow_max);
         }
         cod_info->scalefac[sfb] = s >> 1;
     }
@@ -411,16 +412,16 @@ static int inc_subblock_gain(const ct_mp3_state *const gfc, ct_mp3_gr_info *cons
             }
             j += width * (window + 1);
             cod_info->xrpow_max =
-                gfc->dsp->amp_xrpow(&xrpow[j - width], width, amp, cod_info->xrpow_max);
+                gfc->dsp.quantize.amp_xrpow(&xrpow[j - width], width, amp, cod_info->xrpow_max);
             j += width * (3 - window - 1);
         }
 
         {
             float const amp = ipow20[202];
             j += cod_info->width[sfb] * (window + 1);
-            cod_info->xrpow_max = gfc->dsp->amp_xrpow(&xrpow[j - cod_info->width[sfb]],
-                                                      cod_info->width[sfb], amp,
-                                                      cod_info->xrpow_max);
+            cod_info->xrpow_max = gfc->dsp.quantize.amp_xrpow(&xrpow[j - cod_info->width[sfb]],
+                                                              cod_info->width[sfb], amp,
+                                                              cod_info->xrpow_max);
         }
     }
     return 0;
@@ -458,7 +459,7 @@ static int balance_noise(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     if (cfg->noise_shaping > 1) {
         memset(&gfc->sv_qnt.pseudohalf[0], 0, sizeof(gfc->sv_qnt.pseudohalf));
         if (!cod_info->scalefac_scale) {
-            inc_scalefac_scale(cod_info, xrpow);
+            inc_scalefac_scale(&gfc->dsp.quantize, cod_info, xrpow);
             status = 0;
         } else {
             if (cod_info->block_type == SHORT_TYPE && cfg->subblock_gain > 0) {

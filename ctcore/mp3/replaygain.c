@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "dsp.h"
+#include "common/cpu.h"
+#include "replaygain_dsp.h"
 
 #define MAX_ORDER CT_MP3_RG_MAX_ORDER
 #define PINK_REF 64.82 /* calibration value for 89 dB */
@@ -138,6 +139,76 @@ static const float ABButter[9][2 * 2 + 1] = {
     },
 };
 
+/* ---- the equal loudness filter ------------------------------------------ */
+
+/* filterYule: input[-10..0] and output[-10..-1] must be valid. */
+static void filter_yule(const float *input, float *output, size_t nSamples,
+                        const float *const kernel)
+{
+    while (nSamples--) {
+        float y0 = input[-10] * kernel[0];
+        float y2 = input[-9] * kernel[1];
+        float y4 = input[-8] * kernel[2];
+        float y6 = input[-7] * kernel[3];
+        float s00 = y0 + y2 + y4 + y6;
+        float y8 = input[-6] * kernel[4];
+        float yA = input[-5] * kernel[5];
+        float yC = input[-4] * kernel[6];
+        float yE = input[-3] * kernel[7];
+        float s01 = y8 + yA + yC + yE;
+        float yG = input[-2] * kernel[8] + input[-1] * kernel[9];
+        float yK = input[0] * kernel[10];
+
+        float s1 = s00 + s01 + yG + yK;
+
+        float x1 = output[-10] * kernel[11] + output[-9] * kernel[12];
+        float x5 = output[-8] * kernel[13] + output[-7] * kernel[14];
+        float x9 = output[-6] * kernel[15] + output[-5] * kernel[16];
+        float xD = output[-4] * kernel[17] + output[-3] * kernel[18];
+        float xH = output[-2] * kernel[19] + output[-1] * kernel[20];
+
+        float s2 = x1 + x5 + x9 + xD + xH;
+
+        output[0] = (float)(s1 - s2);
+
+        ++output;
+        ++input;
+    }
+}
+
+static void filter_butter(const float *input, float *output, size_t nSamples,
+                          const float *const kernel)
+{
+    while (nSamples--) {
+        float s1 = input[-2] * kernel[0] + input[-1] * kernel[2] + input[0] * kernel[4];
+        float s2 = output[-2] * kernel[1] + output[-1] * kernel[3];
+        output[0] = (float)(s1 - s2);
+        ++output;
+        ++input;
+    }
+}
+
+void ct_mp3_rg_filter_c(const float *in_l, const float *in_r, float *step_l, float *step_r,
+                        float *out_l, float *out_r, size_t n, const float *yule,
+                        const float *butter)
+{
+    filter_yule(in_l, step_l, n, yule);
+    filter_yule(in_r, step_r, n, yule);
+    filter_butter(step_l, out_l, n, butter);
+    filter_butter(step_r, out_r, n, butter);
+}
+
+void ct_mp3_replaygain_dsp_init(ct_mp3_replaygain_dsp *dsp, unsigned cpu_flags)
+{
+    dsp->rg_filter = ct_mp3_rg_filter_c;
+#if defined(__x86_64__)
+    if (cpu_flags & CT_CPU_FLAG_SSE2)
+        dsp->rg_filter = ct_mp3_rg_filter_sse2;
+#else
+    (void)cpu_flags;
+#endif
+}
+
 int ct_mp3_init_gain_analysis(ct_mp3_replaygain *rgData, long samplefreq)
 {
     memset(rgData->linprebuf, 0, MAX_ORDER * sizeof(*rgData->linprebuf));
@@ -172,9 +243,9 @@ int ct_mp3_init_gain_analysis(ct_mp3_replaygain *rgData, long samplefreq)
     return 1;
 }
 
-int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const float *left_samples,
-                           const float *right_samples, size_t num_samples,
-                           int num_channels)
+int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const ct_mp3_replaygain_dsp *dsp,
+                           const float *left_samples, const float *right_samples,
+                           size_t num_samples, int num_channels)
 {
     const float *curleft;
     const float *curright;
@@ -183,7 +254,6 @@ int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const float *left_samples,
     long cursamplepos;
     int i;
     float sum_l, sum_r;
-    const ct_mp3_dsp *const dsp = ct_mp3_dsp_get();
 
     if (num_samples == 0)
         return 1;
@@ -224,7 +294,7 @@ int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const float *left_samples,
             curright = right_samples + cursamplepos;
         }
 
-        /* filterYule and filterButter of both channels (dsp.h: rg_filter) */
+        /* filterYule and filterButter of both channels (replaygain_dsp.h: rg_filter) */
         dsp->rg_filter(curleft, curright, lstep, rstep, lout, rout, (size_t)cursamples,
                        ABYule[rgData->freqindex], ABButter[rgData->freqindex]);
 

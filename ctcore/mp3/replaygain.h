@@ -19,6 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "replaygain_dsp.h"
+
 #define CT_MP3_RG_YULE_ORDER 10
 #define CT_MP3_RG_MAX_ORDER 10        /* max(YULE_ORDER, BUTTER_ORDER) */
 #define CT_MP3_RG_STEPS_PER_DB 100    /* histogram entries per dB */
@@ -51,11 +53,11 @@ typedef struct ct_mp3_replaygain {
  * (LAME then turns the analysis off). */
 int ct_mp3_init_gain_analysis(ct_mp3_replaygain *rgData, long samplefreq);
 
-/* AnalyzeSamples: num_channels 1 (right_samples ignored) or 2. Returns 1,
- * or 0 on an invalid channel count. */
-int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const float *left_samples,
-                           const float *right_samples, size_t num_samples,
-                           int num_channels);
+/* AnalyzeSamples, with the filters of dsp: num_channels 1 (right_samples
+ * ignored) or 2. Returns 1, or 0 on an invalid channel count. */
+int ct_mp3_analyze_samples(ct_mp3_replaygain *rgData, const ct_mp3_replaygain_dsp *dsp,
+                           const float *left_samples, const float *right_samples,
+                           size_t num_samples, int num_channels);
 
 /* GetTitleGain: the proposed gain in dB of everything analysed since the
  * last call (CT_MP3_GAIN_NOT_ENOUGH_SAMPLES if nothing), then a reset of the

@@ -88,12 +88,18 @@
  *               ct_mp3_get_title_gain
  *   tables.h    tables.c: the const tables (ct_mp3_ht, ct_mp3_bitrate_table,
  *               ct_mp3_sfb_band_index, ct_mp3_pretab, ...)
- *   dsp.h       dsp.c, dsp_x86.c: the SIMD kernels (and their scalar
- *               references) of the loops above that vectorize exactly:
+ *   dsp.h       the tables of SIMD kernels of the loops above that
+ *               vectorize exactly (gfc->dsp, by value: filled by
+ *               ct_mp3_config_init from settings->simd), one per module:
+ *     quantize_dsp.h  quantize_dsp.c, x86/quantize_{sse2,avx2}.c:
  *               quantization noise and quantization of xr^3/4, xr^3/4,
- *               the spreading convolution, the FHT, the polyphase window,
- *               the attack detection's high pass, the ReplayGain filters
- *               (gfc->dsp: chosen by ct_mp3_iteration_init)
+ *               amplification, ix_max
+ *     psy_dsp.h   psy_dsp.c, x86/psy_{sse2,avx2}.c: the spreading
+ *               convolution, the attack detection's high pass and peaks
+ *     fft_dsp.h   fft.c, x86/fft_{sse2,avx2}.c: the FHT
+ *     mdct_dsp.h  mdct.c, x86/mdct_{sse2,avx2}.c: the polyphase window
+ *     replaygain_dsp.h replaygain.c, x86/replaygain_sse2.c: the ReplayGain
+ *               filters
  * Functions that took lame_global_flags *gfp take ct_mp3_state *gfc and read
  * the flags as  ct_mp3_global_flags const *const gfp = &gfc->flags;
  *
@@ -107,6 +113,7 @@
 
 #include <stdint.h>
 
+#include "dsp.h"        /* ct_mp3_dsp (not LAME's) */
 #include "replaygain.h" /* ct_mp3_replaygain (replaygain_t) */
 
 /* encoder.h: encoder and decoder delays, block and band sizes. */
@@ -575,8 +582,9 @@ typedef struct ct_mp3_state {
     ct_mp3_ath ATH;           /* all ATH related stuff */
     ct_mp3_psy_const cd_psy;
     ct_mp3_qnt_tables qtab;   /* pow20, ipow20, pow43, adj43asm */
-    /* Not LAME's: the SIMD kernels (dsp.h), set by ct_mp3_iteration_init */
-    const struct ct_mp3_dsp *dsp;
+    /* Not LAME's: the SIMD kernels (dsp.h), by value, filled by
+     * ct_mp3_config_init from the settings' simd level */
+    ct_mp3_dsp dsp;
 } ct_mp3_state;
 
 /* The per-frame record: what lame_encode_mp3_frame keeps in locals between

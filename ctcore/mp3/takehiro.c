@@ -14,7 +14,6 @@
  */
 #include <string.h>
 
-#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
@@ -66,13 +65,13 @@ static void quantize_lines_xrpow_01(unsigned int l, float istep,
 }
 
 /* Lines in pairs (LAME: 4 and then 2 at a time; an odd last line is left
- * as it is); each line's value depends on that line alone (dsp.h:
+ * as it is); each line's value depends on that line alone (quantize_dsp.h:
  * quantize_x34, LAME's TAKEHIRO_IEEE754_HACK quantization). */
 static void quantize_lines_xrpow(const ct_mp3_state *gfc, unsigned int l, float istep,
                                  const float *xp, int *pi)
 {
     l = (l >> 1) << 1;
-    gfc->dsp->quantize_x34(gfc->qtab.adj43asm, istep, xp, pi, l);
+    gfc->dsp.quantize.quantize_x34(gfc->qtab.adj43asm, istep, xp, pi, l);
 }
 
 /* Quantization of xr^3/4 with step istep, band by band; bands whose step
@@ -322,8 +321,8 @@ static int choose_table(const ct_mp3_state *gfc, const int *ix, const int *const
     unsigned int *s = (unsigned int *) _s;
     unsigned int max;
     int choice, choice2;
-    /* ix_max (dsp.h) */
-    max = (unsigned int) gfc->dsp->ix_max(ix, (int) (end - ix));
+    /* ix_max (quantize_dsp.h) */
+    max = (unsigned int) gfc->dsp.quantize.ix_max(ix, (int) (end - ix));
 
     if (max <= 15) {
         if (max == 0)
@@ -516,7 +515,7 @@ typedef struct huff_seg {
 } huff_seg;
 
 typedef struct huff_band_cache {
-    const ct_mp3_dsp *dsp;
+    const ct_mp3_quantize_dsp *dsp;
     const uint64_t (*hlen3)[16 * 16];
     const int *ix;
     const int *l;           /* scalefac_band.l */
@@ -546,7 +545,7 @@ static void huff_seg_init(huff_seg *seg, const int *ix, const int *end)
 static void huff_band_cache_init(huff_band_cache *c, const ct_mp3_state *gfc, const int *ix)
 {
     int k;
-    c->dsp = gfc->dsp;
+    c->dsp = &gfc->dsp.quantize;
     c->hlen3 = (const uint64_t (*)[16 * 16]) gfc->qtab.hlen3;
     c->ix = ix;
     c->l = gfc->scalefac_band.l;

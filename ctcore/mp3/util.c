@@ -16,7 +16,7 @@
 /* LAME's init_log_table fills this once per process:
  * log_table[j] = log(1.0f + j / (float) LOG2_SIZE) / log(2.0f), the double
  * quotient rounded to float. These are those floats, written out. */
-const float ct_mp3_log_table[LOG2_SIZE + 1] = {
+static const float log_table[LOG2_SIZE + 1] = {
     0x0p+0f, 0x1.70f84p-9f, 0x1.709c46p-8f, 0x1.143068p-7f,
     0x1.6fe50cp-7f, 0x1.cb6c3ap-7f, 0x1.136312p-6f, 0x1.40f978p-6f,
     0x1.6e7968p-6f, 0x1.9be2f8p-6f, 0x1.c9363cp-6f, 0x1.f6734ap-6f,
@@ -162,8 +162,8 @@ float ct_mp3_fast_log2(float x)
 
     mantisse >>= (23 - LOG2_SIZE_L2);
 
-    log2val += ct_mp3_log_table[mantisse] * (1.0f - partial)
-               + ct_mp3_log_table[mantisse + 1] * partial;
+    log2val += log_table[mantisse] * (1.0f - partial)
+               + log_table[mantisse + 1] * partial;
 
     return log2val;
 }

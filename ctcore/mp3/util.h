@@ -28,9 +28,6 @@ float ct_mp3_freq2bark(float freq);
 
 /* fast_log2: log2 by a 512-entry table with linear interpolation. */
 float ct_mp3_fast_log2(float x);
-/* its table: log2(1 + j / 512) as LAME's init_log_table rounds it, j = 0
- * .. 512 (for the SIMD kernels of dsp.h) */
-extern const float ct_mp3_log_table[512 + 1];
 
 /* USE_FAST_LOG's FAST_LOG10(x) and FAST_LOG10_X(x, y): the float log2
  * times a double constant, a double result, as LAME's macros expand. */

@@ -18,7 +18,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dsp.h"
 #include "quantize.h"
 #include "tables.h"
 
@@ -72,7 +71,7 @@ static uint8_t find_lowest_scalefac(const float *ipow20, const float xr34)
 }
 
 /* The quantization noise of a band at scalefactor sf; only for sf with
- * sfpow34 * xr34 <= IXMAX_VAL (dsp.h: sfb_noise_x34). */
+ * sfpow34 * xr34 <= IXMAX_VAL (quantize_dsp.h: sfb_noise_x34). */
 static float calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
                                 const float *xr34, unsigned int bw, uint8_t sf)
 {
@@ -80,8 +79,8 @@ static float calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
     const float sfpow = qtab->pow20[sf + Q_MAX2]; /* pow(2.0,sf/4.0) */
     const float sfpow34 = qtab->ipow20[sf];       /* pow(sfpow,-3.0/4.0) */
 
-    return gfc->dsp->sfb_noise_x34(qtab->pow43, qtab->adj43asm, xr, xr34, bw, sfpow,
-                                   sfpow34);
+    return gfc->dsp.quantize.sfb_noise_x34(qtab->pow43, qtab->adj43asm, xr, xr34, bw, sfpow,
+                                           sfpow34);
 }
 
 typedef struct calc_noise_cache {
@@ -251,12 +250,12 @@ static int block_sf(vbr_algo *that, const float l3_xmin[SFBMAX], int vbrsf[SFBMA
 
 /* Quantize xr34 with the granule's scalefactors (block_xr34); LAME
  * quantizes 4 lines at a time and the remaining ones with zeros in the
- * other lanes: each line's value depends on that line alone (dsp.h:
+ * other lanes: each line's value depends on that line alone (quantize_dsp.h:
  * quantize_x34). */
 static void quantize_x34(const vbr_algo *that)
 {
     const ct_mp3_qnt_tables *const qtab = &that->gfc->qtab;
-    const ct_mp3_dsp *const dsp = that->gfc->dsp;
+    const ct_mp3_quantize_dsp *const dsp = &that->gfc->dsp.quantize;
     const float *xr34_orig = that->xr34orig;
     ct_mp3_gr_info *const cod_info = that->cod_info;
     int const ifqstep = (cod_info->scalefac_scale == 0) ? 2 : 4;

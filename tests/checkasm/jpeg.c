@@ -1,7 +1,7 @@
 /*
  * checkasm for the JPEG encoder: the pixel phase's kernels
  * (jpeg/pixel_dsp.h) for both arithmetic targets, and the tokenizer's
- * magnitude mask (jpeg/magnitude_mask.h). Inputs are random and edge values
+ * kernels (jpeg/tokenize_dsp.h). Inputs are random and edge values
  * in the ranges the encoder feeds each kernel, with sizes that are not
  * multiples of the vector width.
  *
@@ -17,8 +17,8 @@
 
 #include "checkasm.h"
 #include "common/cpu.h"
-#include "jpeg/magnitude_mask.h"
 #include "jpeg/pixel_dsp.h"
+#include "jpeg/tokenize_dsp.h"
 
 #define ITERATIONS 200
 /* Floats of margin around every test row: kernels read x = -1 and a few
@@ -310,23 +310,21 @@ static void check_dct_quant_row(const ct_jpeg_pixel_dsp *ref,
 
 /* Coefficient blocks of 12-bit values: mostly zero or near the threshold
  * (a scan's 1 << Al), as quantized blocks are, and the extremes. */
-static void check_magnitude_mask(void)
+#define MASK_BLOCKS 9
+
+static void check_magnitude_masks(const ct_jpeg_tokenize_dsp *ref,
+                                  const ct_jpeg_tokenize_dsp *opt)
 {
-#if defined(__SSE2__)
-    /* Through volatile pointers, so that the bench calls each kernel every
-     * time instead of hoisting the inline function out of its loop. */
-    uint64_t (*volatile ref)(const int16_t *, int) = ct_jpeg_magnitude_mask_c;
-    uint64_t (*volatile opt)(const int16_t *, int) =
-        ct_jpeg_magnitude_mask_sse2;
-    if (!(checkasm_cpu_flags() & CT_CPU_FLAG_SSE2) ||
-        !checkasm_check_func(ct_jpeg_magnitude_mask_sse2,
-                             ct_jpeg_magnitude_mask_c, "jpeg_magnitude_mask"))
+    if (!checkasm_check_func(opt->magnitude_masks, ref->magnitude_masks,
+                             "jpeg_magnitude_masks"))
         return;
-    int16_t block[64];
+    int16_t blocks[MASK_BLOCKS * 64];
+    uint64_t masks_ref[MASK_BLOCKS], masks_opt[MASK_BLOCKS];
     int threshold = 1;
-    for (int it = 0; it < 20 * ITERATIONS; ++it) {
+    for (int it = 0; it < 4 * ITERATIONS; ++it) {
         threshold = 1 << checkasm_rand_int(0, 10);
-        for (int k = 0; k < 64; ++k) {
+        const size_t n = (size_t)checkasm_rand_int(1, MASK_BLOCKS);
+        for (size_t k = 0; k < n * 64; ++k) {
             int v = 0;
             switch (checkasm_rand_int(0, 3)) {
             case 1:
@@ -339,18 +337,17 @@ static void check_magnitude_mask(void)
                 v = checkasm_rand() & 1 ? 2047 : 1;
                 break;
             }
-            block[k] = (int16_t)(checkasm_rand() & 1 ? -v : v);
+            blocks[k] = (int16_t)(checkasm_rand() & 1 ? -v : v);
         }
-        const uint64_t mask_ref = ref(block, threshold);
-        const uint64_t mask_opt = opt(block, threshold);
-        if (checkasm_check_bits("mask", &mask_ref, &mask_opt, sizeof(mask_ref),
-                                it))
+        ref->magnitude_masks(blocks, n, threshold, masks_ref);
+        opt->magnitude_masks(blocks, n, threshold, masks_opt);
+        if (checkasm_check_bits("masks", masks_ref, masks_opt,
+                                n * sizeof(masks_ref[0]), it))
             break;
     }
-    volatile uint64_t sink;
-    CHECKASM_BENCH(sink = ref(block, threshold), sink = opt(block, threshold));
-    (void)sink;
-#endif
+    CHECKASM_BENCH(
+        ref->magnitude_masks(blocks, MASK_BLOCKS, threshold, masks_ref),
+        opt->magnitude_masks(blocks, MASK_BLOCKS, threshold, masks_opt));
 }
 
 void checkasm_check_jpeg(void)
@@ -361,8 +358,11 @@ void checkasm_check_jpeg(void)
         fprintf(stderr, "checkasm: out of memory\n");
         exit(1);
     }
-    check_magnitude_mask();
-    checkasm_report("jpeg_magnitude_mask");
+    ct_jpeg_tokenize_dsp tokenize_ref, tokenize_opt;
+    ct_jpeg_tokenize_dsp_init(&tokenize_ref, 0);
+    ct_jpeg_tokenize_dsp_init(&tokenize_opt, checkasm_cpu_flags());
+    check_magnitude_masks(&tokenize_ref, &tokenize_opt);
+    checkasm_report("jpeg_magnitude_masks");
     for (int i = 0; i < 2; ++i) {
         const char *target = ct_simd_name(targets[i]);
         ct_jpeg_pixel_dsp ref, opt;

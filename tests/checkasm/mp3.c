@@ -1,7 +1,8 @@
 /*
- * checkasm for the MP3 encoder's kernels (mp3/dsp.h). Inputs are random and
- * edge values in the ranges the encoder feeds each kernel, with sizes that
- * are not multiples of the vector width.
+ * checkasm for the MP3 encoder's kernels (mp3/dsp.h: the tables of
+ * quantize_dsp.h, psy_dsp.h, fft_dsp.h, mdct_dsp.h and replaygain_dsp.h).
+ * Inputs are random and edge values in the ranges the encoder feeds each
+ * kernel, with sizes that are not multiples of the vector width.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -128,8 +129,8 @@ static int fill_granule(mp3_buffers *t)
     return sf;
 }
 
-static void check_sfb_noise_x34(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
-                                mp3_buffers *t)
+static void check_sfb_noise_x34(const ct_mp3_quantize_dsp *ref,
+                                const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
     if (!checkasm_check_func(opt->sfb_noise_x34, ref->sfb_noise_x34,
                              "mp3_sfb_noise_x34"))
@@ -157,8 +158,8 @@ static void check_sfb_noise_x34(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
                            t->pow20[sf + Q_MAX2], t->ipow20[sf]));
 }
 
-static void check_quantize_x34(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
-                               mp3_buffers *t)
+static void check_quantize_x34(const ct_mp3_quantize_dsp *ref,
+                               const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
     if (!checkasm_check_func(opt->quantize_x34, ref->quantize_x34,
                              "mp3_quantize_x34"))
@@ -267,7 +268,8 @@ static void fill_mask_chain(int npart, int (*s3ind)[2], int *delta, float *xs)
 
 /* The spreading function convolutions, and the steps their vector versions
  * compare with. */
-static void check_mask_chain(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_mask_chain(const ct_mp3_psy_dsp *ref,
+                             const ct_mp3_psy_dsp *opt)
 {
     if (!checkasm_check_func(opt->mask_chain, ref->mask_chain,
                              "mp3_mask_chain"))
@@ -294,7 +296,8 @@ static void check_mask_chain(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
 
 /* The ReplayGain filters: PCM-like input (16-bit range, silence, full
  * scale steps), random history, lengths up to a 50 ms block at 48 kHz. */
-static void check_rg_filter(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_rg_filter(const ct_mp3_replaygain_dsp *ref,
+                            const ct_mp3_replaygain_dsp *opt)
 {
     if (!checkasm_check_func(opt->rg_filter, ref->rg_filter, "mp3_rg_filter"))
         return;
@@ -363,7 +366,7 @@ static void check_rg_filter(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
 
 /* The FHT of the long (n = 512: 1024 points) and short (n = 128: 256
  * points) blocks: windowed PCM-like values, silence, impulses. */
-static void check_fht(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_fht(const ct_mp3_fft_dsp *ref, const ct_mp3_fft_dsp *opt)
 {
     if (!checkasm_check_func(opt->fht, ref->fht, "mp3_fht"))
         return;
@@ -400,7 +403,8 @@ static void check_fht(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
 
 /* The polyphase window: 512 samples around x1 (x1[-286 .. 224]), PCM
  * range, silence, impulses. */
-static void check_window_subband(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_window_subband(const ct_mp3_mdct_dsp *ref,
+                                 const ct_mp3_mdct_dsp *opt)
 {
     if (!checkasm_check_func(opt->window_subband, ref->window_subband,
                              "mp3_window_subband"))
@@ -432,8 +436,8 @@ static void check_window_subband(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
 }
 
 /* |xr|^3/4 with its sum and largest value. */
-static void check_init_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
-                             mp3_buffers *t)
+static void check_init_xrpow(const ct_mp3_quantize_dsp *ref,
+                             const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
     if (!checkasm_check_func(opt->init_xrpow, ref->init_xrpow,
                              "mp3_init_xrpow"))
@@ -463,8 +467,8 @@ static void check_init_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
 }
 
 /* The amplification of a band of |xr|^3/4 (as init_xrpow leaves it). */
-static void check_amp_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
-                            mp3_buffers *t)
+static void check_amp_xrpow(const ct_mp3_quantize_dsp *ref,
+                            const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
     if (!checkasm_check_func(opt->amp_xrpow, ref->amp_xrpow, "mp3_amp_xrpow"))
         return;
@@ -499,8 +503,8 @@ static void check_amp_xrpow(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
 }
 
 /* The largest quantized value of a run of line pairs. */
-static void check_ix_max(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt,
-                         mp3_buffers *t)
+static void check_ix_max(const ct_mp3_quantize_dsp *ref,
+                         const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
     if (!checkasm_check_func(opt->ix_max, ref->ix_max, "mp3_ix_max"))
         return;
@@ -545,7 +549,8 @@ static void fill_attack_input(float *in, int n)
 }
 
 /* The attack detection's high pass. */
-static void check_attack_hpf(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_attack_hpf(const ct_mp3_psy_dsp *ref,
+                             const ct_mp3_psy_dsp *opt)
 {
     if (!checkasm_check_func(opt->attack_hpf, ref->attack_hpf,
                              "mp3_attack_hpf"))
@@ -562,7 +567,8 @@ static void check_attack_hpf(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
 }
 
 /* The peaks of the high-passed signal (as attack_hpf leaves it). */
-static void check_abs_peaks(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
+static void check_abs_peaks(const ct_mp3_psy_dsp *ref,
+                            const ct_mp3_psy_dsp *opt)
 {
     if (!checkasm_check_func(opt->abs_peaks, ref->abs_peaks, "mp3_abs_peaks"))
         return;
@@ -579,41 +585,47 @@ static void check_abs_peaks(const ct_mp3_dsp *ref, const ct_mp3_dsp *opt)
     CHECKASM_BENCH(ref->abs_peaks(hpf, pa), opt->abs_peaks(hpf, pb));
 }
 
-/* The set the level's flags choose, as the encoder would. */
-static const ct_mp3_dsp *dsp_for_flags(unsigned flags)
-{
-    const ct_mp3_dsp *dsp = NULL;
-    if (flags & CT_CPU_FLAG_AVX2)
-        dsp = ct_mp3_dsp_get_isa(CT_MP3_DSP_AVX2);
-    if (dsp == NULL && (flags & CT_CPU_FLAG_SSE2))
-        dsp = ct_mp3_dsp_get_isa(CT_MP3_DSP_SSE2);
-    return dsp != NULL ? dsp : ct_mp3_dsp_get_isa(CT_MP3_DSP_C);
-}
-
+/* At each level: the scalar twins (the tables inited with no flags)
+ * against the tables the level's flags choose, as the encoder fills them. */
 void checkasm_check_mp3(void)
 {
-    const ct_mp3_dsp *ref = ct_mp3_dsp_get_isa(CT_MP3_DSP_C);
-    const ct_mp3_dsp *opt = dsp_for_flags(checkasm_cpu_flags());
+    const unsigned flags = checkasm_cpu_flags();
+    ct_mp3_quantize_dsp quantize_ref, quantize_opt;
+    ct_mp3_psy_dsp psy_ref, psy_opt;
+    ct_mp3_fft_dsp fft_ref, fft_opt;
+    ct_mp3_mdct_dsp mdct_ref, mdct_opt;
+    ct_mp3_replaygain_dsp replaygain_ref, replaygain_opt;
+    ct_mp3_quantize_dsp_init(&quantize_ref, 0);
+    ct_mp3_quantize_dsp_init(&quantize_opt, flags);
+    ct_mp3_psy_dsp_init(&psy_ref, 0);
+    ct_mp3_psy_dsp_init(&psy_opt, flags);
+    ct_mp3_fft_dsp_init(&fft_ref, 0);
+    ct_mp3_fft_dsp_init(&fft_opt, flags);
+    ct_mp3_mdct_dsp_init(&mdct_ref, 0);
+    ct_mp3_mdct_dsp_init(&mdct_opt, flags);
+    ct_mp3_replaygain_dsp_init(&replaygain_ref, 0);
+    ct_mp3_replaygain_dsp_init(&replaygain_opt, flags);
     mp3_buffers *t = calloc(1, sizeof(*t));
     if (t == NULL) {
         fprintf(stderr, "checkasm: out of memory\n");
         exit(1);
     }
     init_tables(t);
-    check_sfb_noise_x34(ref, opt, t);
-    check_quantize_x34(ref, opt, t);
-    check_init_xrpow(ref, opt, t);
-    check_amp_xrpow(ref, opt, t);
-    check_ix_max(ref, opt, t);
+    check_sfb_noise_x34(&quantize_ref, &quantize_opt, t);
+    check_quantize_x34(&quantize_ref, &quantize_opt, t);
+    check_init_xrpow(&quantize_ref, &quantize_opt, t);
+    check_amp_xrpow(&quantize_ref, &quantize_opt, t);
+    check_ix_max(&quantize_ref, &quantize_opt, t);
     checkasm_report("mp3_quantize");
-    check_fht(ref, opt);
-    check_mask_chain(ref, opt);
-    check_attack_hpf(ref, opt);
-    check_abs_peaks(ref, opt);
+    check_fht(&fft_ref, &fft_opt);
+    checkasm_report("mp3_fft");
+    check_mask_chain(&psy_ref, &psy_opt);
+    check_attack_hpf(&psy_ref, &psy_opt);
+    check_abs_peaks(&psy_ref, &psy_opt);
     checkasm_report("mp3_psy");
-    check_window_subband(ref, opt);
-    checkasm_report("mp3_polyphase");
-    check_rg_filter(ref, opt);
+    check_window_subband(&mdct_ref, &mdct_opt);
+    checkasm_report("mp3_mdct");
+    check_rg_filter(&replaygain_ref, &replaygain_opt);
     checkasm_report("mp3_replaygain");
     free(t);
 }

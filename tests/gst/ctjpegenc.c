@@ -86,6 +86,38 @@ make_buffer (const test_picture * p, GstVideoFormat format)
   return buffer;
 }
 
+/* The same with `pad` more bytes per row than the caps imply, described
+ * by a video meta. */
+static GstBuffer *
+make_padded_buffer (const test_picture * p, GstVideoFormat format, guint pad)
+{
+  GstVideoInfo info;
+  GstBuffer *tight = make_buffer (p, format);
+  GstBuffer *buffer;
+  GstMapInfo in, out;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0 };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0 };
+  gsize tight_stride;
+
+  fail_unless (gst_video_info_set_format (&info, format, p->width,
+          p->height));
+  tight_stride = GST_VIDEO_INFO_PLANE_STRIDE (&info, 0);
+  stride[0] = tight_stride + pad;
+  buffer = gst_buffer_new_allocate (NULL, stride[0] * p->height, NULL);
+  gst_buffer_memset (buffer, 0, 0xa5, stride[0] * p->height);
+  fail_unless (gst_buffer_map (tight, &in, GST_MAP_READ));
+  fail_unless (gst_buffer_map (buffer, &out, GST_MAP_WRITE));
+  for (guint y = 0; y < p->height; y++)
+    memcpy (out.data + y * stride[0], in.data + y * tight_stride,
+        tight_stride);
+  gst_buffer_unmap (buffer, &out);
+  gst_buffer_unmap (tight, &in);
+  gst_buffer_unref (tight);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE, format,
+      p->width, p->height, 1, offset, stride);
+  return buffer;
+}
+
 static GstCaps *
 raw_caps_at_rate (GstVideoFormat format, guint width, guint height,
     gint fps_n)
@@ -424,7 +456,8 @@ GST_START_TEST (test_library_error_reaches_bus)
 
     fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
                 GST_VIDEO_FORMAT_RGB)), GST_FLOW_ERROR);
-    message = pop_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_ENCODE);
+    /* Invalid settings are the library's settings error. */
+    message = pop_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS);
     if (err[0])
       fail_unless (strstr (message, err) != NULL, "%s", message);
     g_free (message);
@@ -615,6 +648,47 @@ GST_START_TEST (test_eos_drains_queue)
 
 GST_END_TEST;
 
+/* Every sink format batched, 3 frames at a time on 2 workers, rows
+ * padded through a video meta on every other frame: the bytes of the
+ * library's packed RGB (or gray) picture, in order; the last two at EOS. */
+GST_START_TEST (test_batched_format)
+{
+  const GstVideoFormat format = formats[__i__];
+  const gboolean gray = format == GST_VIDEO_FORMAT_GRAY8;
+  GstHarness *h = new_pool_harness (2, 3, TRUE);
+  ct_jpeg_settings settings;
+  GBytes *expected[8];
+  guint pulled = 0;
+
+  ct_jpeg_settings_default (&settings);
+  gst_harness_set_src_caps (h, raw_caps (format, 19, 13));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++) {
+    test_picture p = make_picture (19, 13, 100 + i);
+    GstBuffer *in = i % 2 ? make_padded_buffer (&p, format, 13) :
+        make_buffer (&p, format);
+
+    GST_BUFFER_PTS (in) = i * FRAME_DURATION;
+    GST_BUFFER_DURATION (in) = FRAME_DURATION;
+    expected[i] = library_jpeg (&p, gray, &settings);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+    free_picture (&p);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h),
+        (i + 1) / 3 * 3 - pulled);
+    while (gst_harness_buffers_in_queue (h) > 0) {
+      pull_stream_frame (h, pulled, expected[pulled]);
+      pulled++;
+    }
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 2);
+  for (; pulled < G_N_ELEMENTS (expected); pulled++)
+    pull_stream_frame (h, pulled, expected[pulled]);
+  assert_eos_after_buffers (h);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 /* A flush drops the queued frames; the stream goes on after it. */
 GST_START_TEST (test_flush_drops_queue)
 {
@@ -674,6 +748,22 @@ GST_START_TEST (test_caps_change_drains_queue)
   for (guint i = 2; i < 6; i++)
     pull_stream_frame (h, i, expected[i]);
   assert_output_caps (h, 40, 30, 2);
+
+  /* From gray to a four-byte layout, with frames waiting again. */
+  for (guint i = 0; i < 3; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_GRAY8, 40, 30, i, &settings,
+        &expected[i]);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_ABGR, 17, 9));
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 3);
+  for (guint i = 0; i < 3; i++)
+    pull_stream_frame (h, i, expected[i]);
+  for (guint i = 3; i < 6; i++)
+    push_stream_frame (h, GST_VIDEO_FORMAT_ABGR, 17, 9, i, &settings,
+        &expected[i]);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (guint i = 3; i < 6; i++)
+    pull_stream_frame (h, i, expected[i]);
+  assert_output_caps (h, 17, 9, 2);
   gst_harness_teardown (h);
 }
 
@@ -835,6 +925,7 @@ ctjpegenc_suite (void)
   tcase_add_loop_test (tc, test_threads, 0, G_N_ELEMENTS (pool_sizes));
   tcase_add_loop_test (tc, test_batched_stream, 0, 2);
   tcase_add_test (tc, test_eos_drains_queue);
+  tcase_add_loop_test (tc, test_batched_format, 0, G_N_ELEMENTS (formats));
   tcase_add_test (tc, test_flush_drops_queue);
   tcase_add_test (tc, test_caps_change_drains_queue);
   tcase_add_test (tc, test_property_change_drains_queue);

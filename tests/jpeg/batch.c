@@ -1,10 +1,11 @@
 /*
- * ct_jpeg_encode_batch writes, for every image of a batch, exactly the
- * bytes ct_jpeg_encode writes for it alone: batches of 1..17 images of
- * different sizes and formats, on no pool and on pools of 1..4 workers. A
- * batch with invalid images fails with the first one's error and leaves
- * every output empty; an empty batch succeeds. Exits 0 when every check
- * passes, 1 otherwise.
+ * The streaming encoder's batches: for every frame of a stream it writes
+ * exactly the bytes ct_jpeg_encode writes for it alone, with 1..17 frames
+ * in flight, on no pool and on pools of 1..4 workers, for streams of
+ * different sizes and formats. An invalid frame in the middle of a batch is
+ * refused at once and the batch goes on without it; invalid settings fail
+ * the encoder's creation with a message. Exits 0 when every check passes,
+ * 1 otherwise.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,7 +20,6 @@
 
 #define MAX_BATCH 17
 #define MAX_THREADS 4
-
 /* One picture of the set, with what ct_jpeg_encode writes for it. */
 typedef struct test_picture {
     ct_jpeg_image image;
@@ -27,14 +27,15 @@ typedef struct test_picture {
     ct_jpeg_output expected;
 } test_picture;
 
-/* Noise over a gradient; odd sizes, a few gray, some rows padded. */
-static void make_picture(test_picture *p, size_t index)
+/* Frame `index` of stream `stream`: noise over a gradient; odd sizes, a
+ * gray stream, some rows padded. */
+static void make_picture(test_picture *p, size_t stream, size_t index)
 {
-    uint32_t width = 1 + (uint32_t)(index * 7 % 61);
-    uint32_t height = 1 + (uint32_t)(index * 13 % 47);
-    int channels = index % 5 == 3 ? 1 : 3;
+    uint32_t width = 1 + (uint32_t)(stream * 29 % 61);
+    uint32_t height = 1 + (uint32_t)(stream * 13 % 47);
+    int channels = stream % 3 == 1 ? 1 : 3;
     size_t stride = (size_t)width * channels + index % 3;
-    uint32_t state = 2654435761u * (uint32_t)(index + 1);
+    uint32_t state = 2654435761u * (uint32_t)(stream * 131 + index + 1);
 
     p->pixels = malloc(stride * height);
     if (p->pixels == NULL) {
@@ -60,120 +61,122 @@ static void make_picture(test_picture *p, size_t index)
     p->expected = (ct_jpeg_output){ NULL, 0 };
 }
 
-static int outputs_empty(const ct_jpeg_output *out, size_t n)
+/* The stream's frames through an encoder of `frames_in_flight`, each
+ * file received as soon as it is ready, against the one-by-one bytes. */
+static void check_stream(ct_pool *pool, const ct_jpeg_settings *settings,
+                         const char *settings_name,
+                         const test_picture *pictures, size_t n_pictures,
+                         int frames_in_flight)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (out[i].data != NULL || out[i].size != 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* Every batch of 1..MAX_BATCH consecutive pictures, starting at each
- * picture, against the one-by-one bytes. */
-static void check_batches(ct_pool *pool, const ct_jpeg_settings *settings,
-                          const char *settings_name,
-                          const test_picture *pictures)
-{
-    ct_jpeg_image images[MAX_BATCH];
-    ct_jpeg_output out[MAX_BATCH];
-    char err[256];
-
-    for (size_t n = 1; n <= MAX_BATCH; n++) {
-        size_t first = n % 5;
-        for (size_t i = 0; i < n; i++)
-            images[i] = pictures[first + i].image;
-        err[0] = '\0';
-        int rc = ct_jpeg_encode_batch(pool, settings, images, n, out, err,
-                                      sizeof(err));
-        if (!check(rc == CT_OK, "%s, %d threads, %zu images: returned %d (%s)",
-                   settings_name, ct_pool_threads(pool), n, rc, err))
-            continue;
-        for (size_t i = 0; i < n; i++) {
-            const ct_jpeg_output *expected = &pictures[first + i].expected;
-            check(out[i].size == expected->size &&
-                      memcmp(out[i].data, expected->data, out[i].size) == 0,
-                  "%s, %d threads, %zu images: image %zu (%ux%u) differs "
-                  "(%zu bytes, expected %zu)",
-                  settings_name, ct_pool_threads(pool), n, i,
-                  images[i].width, images[i].height, out[i].size,
-                  expected->size);
-            ct_jpeg_output_free(&out[i]);
+    const ct_jpeg_image *first = &pictures[0].image;
+    ct_jpeg_encoder *enc;
+    char err[256] = "";
+    int rc = ct_jpeg_encoder_new(pool, settings, first->width, first->height,
+                                 first->format, frames_in_flight, &enc, err,
+                                 sizeof(err));
+    if (!check(rc == CT_OK, "%s: ct_jpeg_encoder_new returned %d (%s)",
+               settings_name, rc, err))
+        return;
+    size_t received = 0;
+    for (size_t i = 0; i <= n_pictures; i++) {
+        if (i < n_pictures) {
+            rc = ct_jpeg_send_frame(enc, &pictures[i].image,
+                                    (void *)&pictures[i]);
+            check(rc == CT_OK, "%s, %d in flight: send %zu returned %d",
+                  settings_name, frames_in_flight, i, rc);
+        } else {
+            check(ct_jpeg_encoder_drain(enc) == CT_OK, "drain failed");
         }
+        for (;;) {
+            ct_jpeg_output out;
+            void *user = NULL;
+            rc = ct_jpeg_receive_frame(enc, &out, &user);
+            if (rc == CT_EAGAIN || rc == CT_EOF)
+                break;
+            const test_picture *p = &pictures[received];
+            check(rc == CT_OK && user == p && out.size == p->expected.size &&
+                      memcmp(out.data, p->expected.data, out.size) == 0,
+                  "%s, %d threads, %d in flight: frame %zu (%ux%u) differs "
+                  "(rc %d, %zu bytes, expected %zu)",
+                  settings_name, ct_pool_threads(pool), frames_in_flight,
+                  received, p->image.width, p->image.height, rc, out.size,
+                  p->expected.size);
+            ct_jpeg_output_free(&out);
+            received++;
+        }
+        check(rc == (i < n_pictures ? CT_EAGAIN : CT_EOF),
+              "%s, %d in flight: after frame %zu, receive returned %d",
+              settings_name, frames_in_flight, i, rc);
     }
+    check(received == n_pictures, "%s, %d in flight: %zu of %zu files",
+          settings_name, frames_in_flight, received, n_pictures);
+    ct_jpeg_encoder_free(enc);
 }
 
-/* Invalid images in the middle: the first one's error, no outputs. */
+/* Invalid frames in the middle of a batch: each is refused with its
+ * message, and the valid ones still give their bytes. */
 static void check_errors(ct_pool *pool, const ct_jpeg_settings *settings,
                          const test_picture *pictures)
 {
-    ct_jpeg_image images[MAX_BATCH];
-    ct_jpeg_output out[MAX_BATCH];
-    char err[256];
-    char expected_prefix[64];
-
-    for (size_t bad = 0; bad < MAX_BATCH; bad += 4) {
-        for (size_t i = 0; i < MAX_BATCH; i++)
-            images[i] = pictures[i].image;
-        images[bad].pixels = NULL;
-        /* A second, later bad image must not be the one reported. */
-        if (bad + 3 < MAX_BATCH)
-            images[bad + 3].stride = 0;
-        err[0] = '\0';
-        int rc = ct_jpeg_encode_batch(pool, settings, images, MAX_BATCH, out,
-                                      err, sizeof(err));
-        snprintf(expected_prefix, sizeof(expected_prefix), "image %zu of %d: ",
-                 bad + 1, MAX_BATCH);
-        check(rc == CT_EINVAL, "%d threads, bad image %zu: returned %d",
-              ct_pool_threads(pool), bad, rc);
-        check(strncmp(err, expected_prefix, strlen(expected_prefix)) == 0 &&
-                  strstr(err, "no pixels") != NULL,
-              "%d threads, bad image %zu: message '%s'",
-              ct_pool_threads(pool), bad, err);
-        check(outputs_empty(out, MAX_BATCH),
-              "%d threads, bad image %zu: outputs left after the error",
-              ct_pool_threads(pool), bad);
+    const ct_jpeg_image *first = &pictures[0].image;
+    ct_jpeg_encoder *enc;
+    char err[256] = "";
+    int rc = ct_jpeg_encoder_new(pool, settings, first->width, first->height,
+                                 first->format, MAX_BATCH, &enc, err,
+                                 sizeof(err));
+    if (!check(rc == CT_OK, "ct_jpeg_encoder_new returned %d (%s)", rc, err))
+        return;
+    for (size_t i = 0; i < MAX_BATCH; i++) {
+        ct_jpeg_image bad = pictures[i].image;
+        if (i % 4 == 1) {
+            bad.pixels = NULL;
+            rc = ct_jpeg_send_frame(enc, &bad, NULL);
+            check(rc == CT_EINVAL &&
+                      strstr(ct_jpeg_encoder_error(enc), "no pixels") != NULL,
+                  "%d threads, frame %zu without pixels: %d '%s'",
+                  ct_pool_threads(pool), i, rc, ct_jpeg_encoder_error(enc));
+        } else if (i % 4 == 2) {
+            bad.stride = 0;
+            rc = ct_jpeg_send_frame(enc, &bad, NULL);
+            check(rc == CT_EINVAL &&
+                      strstr(ct_jpeg_encoder_error(enc), "stride") != NULL,
+                  "%d threads, frame %zu with stride 0: %d '%s'",
+                  ct_pool_threads(pool), i, rc, ct_jpeg_encoder_error(enc));
+        }
+        check(ct_jpeg_send_frame(enc, &pictures[i].image,
+                                 (void *)&pictures[i]) == CT_OK,
+              "frame %zu refused after a bad one", i);
     }
+    for (size_t i = 0; i < MAX_BATCH; i++) {
+        ct_jpeg_output out;
+        void *user = NULL;
+        rc = ct_jpeg_receive_frame(enc, &out, &user);
+        check(rc == CT_OK && user == &pictures[i] &&
+                  out.size == pictures[i].expected.size &&
+                  memcmp(out.data, pictures[i].expected.data, out.size) == 0,
+              "%d threads: frame %zu after bad frames differs (rc %d)",
+              ct_pool_threads(pool), i, rc);
+        ct_jpeg_output_free(&out);
+    }
+    ct_jpeg_encoder_free(enc);
 
-    /* Invalid settings fail every image alike; the first is reported. */
+    /* Invalid settings: no encoder, and the message says why. */
     ct_jpeg_settings bad_settings = *settings;
     bad_settings.quality = 1000;
-    for (size_t i = 0; i < MAX_BATCH; i++)
-        images[i] = pictures[i].image;
     err[0] = '\0';
-    int rc = ct_jpeg_encode_batch(pool, &bad_settings, images, MAX_BATCH, out,
-                                  err, sizeof(err));
-    check(rc < 0 && strncmp(err, "image 1 of ", 11) == 0,
+    enc = (ct_jpeg_encoder *)1;
+    rc = ct_jpeg_encoder_new(pool, &bad_settings, first->width,
+                             first->height, first->format, 0, &enc, err,
+                             sizeof(err));
+    check(rc == CT_EINVAL && enc == NULL && strstr(err, "quality") != NULL,
           "%d threads, bad settings: returned %d, message '%s'",
           ct_pool_threads(pool), rc, err);
-    check(outputs_empty(out, MAX_BATCH),
-          "%d threads, bad settings: outputs left after the error",
-          ct_pool_threads(pool));
-}
-
-static void check_arguments(const ct_jpeg_settings *settings,
-                            const test_picture *pictures)
-{
-    ct_jpeg_output out[2] = { { (uint8_t *)"x", 1 }, { (uint8_t *)"x", 1 } };
-    char err[256] = "";
-
-    check(ct_jpeg_encode_batch(NULL, settings, NULL, 0, NULL, NULL, 0) ==
-              CT_OK, "empty batch failed");
-    check(ct_jpeg_encode_batch(NULL, settings, &pictures[0].image, 1, NULL,
-                               err, sizeof(err)) == CT_EINVAL && err[0],
-          "NULL outputs: no CT_EINVAL with a message");
-    check(ct_jpeg_encode_batch(NULL, NULL, &pictures[0].image, 2, out, err,
-                               sizeof(err)) == CT_EINVAL &&
-              outputs_empty(out, 2),
-          "NULL settings: no CT_EINVAL, or outputs not emptied");
-    check(ct_jpeg_encode_batch(NULL, settings, NULL, 1, out, NULL, 0) ==
-              CT_EINVAL, "NULL images: no CT_EINVAL");
 }
 
 int main(void)
 {
-    enum { N_PICTURES = MAX_BATCH + 5 };
-    test_picture pictures[N_PICTURES];
+    enum { N_STREAMS = 5, N_PICTURES = MAX_BATCH + 5 };
+    static test_picture pictures[N_STREAMS][N_PICTURES];
     ct_jpeg_settings settings[2];
     const char *settings_names[2] = { "default", "-p 0 420 q75" };
     char err[256];
@@ -184,39 +187,46 @@ int main(void)
     settings[1].chroma_subsampling = CT_JPEG_SUBSAMPLING_420;
     settings[1].quality = 75;
 
-    for (size_t i = 0; i < N_PICTURES; i++)
-        make_picture(&pictures[i], i);
+    for (size_t s = 0; s < N_STREAMS; s++)
+        for (size_t i = 0; i < N_PICTURES; i++)
+            make_picture(&pictures[s][i], s, i);
 
-    for (int s = 0; s < 2; s++) {
-        for (size_t i = 0; i < N_PICTURES; i++) {
-            ct_jpeg_output_free(&pictures[i].expected);
-            int rc = ct_jpeg_encode(NULL, &settings[s], &pictures[i].image,
-                                    &pictures[i].expected, err, sizeof(err));
-            if (rc != CT_OK) {
-                fprintf(stderr, "ct_jpeg_encode: %s\n", err);
-                return 1;
+    for (int k = 0; k < 2; k++) {
+        for (size_t s = 0; s < N_STREAMS; s++) {
+            for (size_t i = 0; i < N_PICTURES; i++) {
+                test_picture *p = &pictures[s][i];
+                ct_jpeg_output_free(&p->expected);
+                int rc = ct_jpeg_encode(NULL, &settings[k], &p->image,
+                                        &p->expected, err, sizeof(err));
+                if (rc != CT_OK) {
+                    fprintf(stderr, "ct_jpeg_encode: %s\n", err);
+                    return 1;
+                }
             }
         }
-        check_batches(NULL, &settings[s], settings_names[s], pictures);
-        for (int threads = 1; threads <= MAX_THREADS; threads++) {
-            ct_pool *pool = ct_pool_new(threads);
-            if (pool == NULL) {
+        for (int threads = 0; threads <= MAX_THREADS; threads++) {
+            ct_pool *pool = threads > 0 ? ct_pool_new(threads) : NULL;
+            if (threads > 0 && pool == NULL) {
                 fputs("ct_pool_new failed\n", stderr);
                 return 1;
             }
-            check_batches(pool, &settings[s], settings_names[s], pictures);
-            if (s == 0)
-                check_errors(pool, &settings[s], pictures);
+            for (size_t s = 0; s < N_STREAMS; s++) {
+                for (int n = 1; n <= MAX_BATCH; n++)
+                    check_stream(pool, &settings[k], settings_names[k],
+                                 pictures[s], N_PICTURES, n);
+                if (k == 0)
+                    check_errors(pool, &settings[k], pictures[s]);
+            }
             ct_pool_unref(pool);
         }
     }
-    check_errors(NULL, &settings[0], pictures);
-    check_arguments(&settings[0], pictures);
 
-    for (size_t i = 0; i < N_PICTURES; i++) {
-        ct_jpeg_output_free(&pictures[i].expected);
-        free(pictures[i].pixels);
+    for (size_t s = 0; s < N_STREAMS; s++) {
+        for (size_t i = 0; i < N_PICTURES; i++) {
+            ct_jpeg_output_free(&pictures[s][i].expected);
+            free(pictures[s][i].pixels);
+        }
     }
     return check_finish(
-        "ct_jpeg_encode_batch: every batch equals the one-by-one bytes");
+        "ct_jpeg_encoder: every batch equals the one-by-one bytes");
 }

@@ -377,7 +377,7 @@ static int encode_image(const ct_jpeg_settings *settings,
     memset(enc, 0, sizeof(*enc));
     const ct_jpeg_image image = ct_pnm_jpeg_image(pnm);
     int rc = ct_jpeg_setup(&enc->frame, settings, image.width, image.height,
-                           (int)image.format, err, err_size);
+                           image.format, err, err_size);
     if (rc != CT_OK)
         return rc;
     rc = compute_coefficients(&enc->frame, &image, &enc->coeffs);
@@ -590,8 +590,9 @@ static int run_synthetic(ct_pool *pool, int *total, int *failures,
         memset(&enc, 0, sizeof(enc));
         int rc = ct_jpeg_setup(&enc.frame, &settings, synthetic_cases[i].width,
                                synthetic_cases[i].height,
-                               synthetic_cases[i].gray ? 1 : 3, err,
-                               sizeof(err));
+                               synthetic_cases[i].gray ? CT_PIXEL_GRAY8
+                                                       : CT_PIXEL_RGB8,
+                               err, sizeof(err));
         if (rc == CT_OK)
             rc = ct_jpeg_coeffs_alloc(&enc.coeffs, &enc.frame);
         if (rc == CT_OK) {

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         uint8_t *icc = NULL;
         size_t icc_size = 0;
         if (ct_jpeg_setup(&frame, &settings, image.width, image.height,
-                          (int)image.format, err, sizeof(err)) != CT_OK ||
+                          image.format, err, sizeof(err)) != CT_OK ||
             (frame.xyb && ct_jpeg_xyb_icc(&icc, &icc_size) != CT_OK)) {
             printf("FAIL %s %s: setup\n", row->input, row->flags);
             return 1;

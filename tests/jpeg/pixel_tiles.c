@@ -282,7 +282,7 @@ static int run_case(const test_case *tc, ct_simd simd,
     char err[256];
     ct_jpeg_frame frame;
     if (ct_jpeg_setup(&frame, &settings, image->width, image->height,
-                      (int)image->format, err, sizeof(err)) != CT_OK) {
+                      image->format, err, sizeof(err)) != CT_OK) {
         printf("%s %s %s: setup failed: %s\n", ct_simd_name(simd), tc->name,
                label, err);
         return 1;

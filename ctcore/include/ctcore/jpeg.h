@@ -17,6 +17,8 @@ extern "C" {
 #endif
 
 #define CT_JPEG_MAX_DIMENSION 65535
+/* The most frames a streaming encoder encodes together. */
+#define CT_JPEG_MAX_FRAMES_IN_FLIGHT 1024
 
 typedef enum ct_jpeg_subsampling {
     CT_JPEG_SUBSAMPLING_DEFAULT = 0, /* cjpegli without --chroma_subsampling:
@@ -44,7 +46,8 @@ CT_API void ct_jpeg_settings_default(ct_jpeg_settings *settings);
 
 /* The layouts of 8-bit pixels the encoder takes. Every RGB layout gives
  * the JPEG of its pixels as packed RGB; a fourth byte (padding or alpha) is
- * ignored. */
+ * ignored. The workers read each layout as it is, row by row: no copy of
+ * the image is made. */
 typedef enum ct_pixel_format {
     CT_PIXEL_GRAY8 = 1, /* one byte per pixel */
     CT_PIXEL_RGB8 = 3,  /* R, G, B bytes per pixel */
@@ -76,18 +79,6 @@ CT_API int ct_jpeg_encode(ct_pool *pool, const ct_jpeg_settings *settings,
                    const ct_jpeg_image *image, ct_jpeg_output *out,
                    char *errbuf, size_t errbuf_size);
 
-/*
- * Encodes n images with the same settings, several at a time: each image
- * runs the sequential chain on one worker of the pool. For streams of small
- * frames (MJPEG), where one image has too little work to spread over many
- * cores. Returns CT_OK when every image was encoded; otherwise the first
- * error, with every out[i] empty.
- */
-CT_API int ct_jpeg_encode_batch(ct_pool *pool, const ct_jpeg_settings *settings,
-                         const ct_jpeg_image *images, size_t n,
-                         ct_jpeg_output *out, char *errbuf,
-                         size_t errbuf_size);
-
 CT_API void ct_jpeg_output_free(ct_jpeg_output *out);
 
 /*
@@ -100,10 +91,12 @@ typedef struct ct_jpeg_encoder ct_jpeg_encoder;
 
 /*
  * An encoder for frames of width x height pixels in `format`, with
- * `settings`. frames_in_flight: how many frames are encoded together; 0
- * (auto) takes the pool's threads for frames under a megapixel and 1 for
- * larger ones. Returns CT_OK and *encoder, or a CT_E* code with a message
- * in errbuf.
+ * `settings`. frames_in_flight (0..CT_JPEG_MAX_FRAMES_IN_FLIGHT): how many
+ * frames are encoded together; 0 (auto) takes the pool's threads for frames
+ * under a megapixel (1 000 000 pixels) and 1 for larger ones. The encoder
+ * holds a reference to the pool (NULL: everything on the calling thread).
+ * Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf
+ * (*encoder is then NULL).
  */
 CT_API int ct_jpeg_encoder_new(ct_pool *pool, const ct_jpeg_settings *settings,
                                uint32_t width, uint32_t height,
@@ -126,7 +119,9 @@ CT_API int ct_jpeg_encoder_set_settings(ct_jpeg_encoder *encoder,
  * read until the frame's file has been received, or until a reset; `user`
  * comes back with the file. When frames_in_flight frames are waiting, the
  * call encodes them (the calling thread works with the pool). CT_EAGAIN
- * while a frame's file waits to be received: receive first.
+ * while a frame's file waits to be received: receive first. CT_EINVAL for
+ * a frame of another size or format, or without pixels (the frame is not
+ * taken; ct_jpeg_encoder_error says why).
  */
 CT_API int ct_jpeg_send_frame(ct_jpeg_encoder *encoder,
                               const ct_jpeg_image *image, void *user);

@@ -1,0 +1,71 @@
+/*
+ * The quantization's kernels (quantize_dsp.c: the scalar references;
+ * x86/quantize_{sse2,avx2}.c: the same bits in vectors), a table per
+ * encoder (gfc->dsp.quantize, dsp.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_MP3_QUANTIZE_DSP_H
+#define CTCORE_MP3_QUANTIZE_DSP_H
+
+typedef struct ct_mp3_quantize_dsp {
+    /* vbrquantize.c calc_sfb_noise_x34: the quantization noise of a band
+     * of bw lines at scalefactor step sfpow (sfpow34 = sfpow^-3/4):
+     * k = quantize(sfpow34 * xr34[i]) with adj43asm, noise
+     * (|xr[i]| - sfpow * pow43[k])^2, summed in double by groups of 4
+     * ((x0 + x1) + (x2 + x3)) into a float. */
+    float (*sfb_noise_x34)(const float *pow43, const float *adj43asm,
+                           const float *xr, const float *xr34, unsigned int bw,
+                           float sfpow, float sfpow34);
+    /* takehiro.c quantize_lines_xrpow, vbrquantize.c quantize_x34 (k_34):
+     * ix[i] = the TAKEHIRO_IEEE754_HACK quantization of istep * xr34[i]
+     * for i < n (istep * xr34[i] <= IXMAX_VAL). */
+    void (*quantize_x34)(const float *adj43asm, float istep, const float *xr34,
+                         int *ix, unsigned int n);
+    /* quantize.c init_xrpow_core_c: for i < n, xrpow[i] = |xr[i]|^3/4 as
+     * sqrt(t * sqrt(t)) in double (t = |xr[i]|), *sum += t in order (a
+     * float sum); returns the largest xrpow[i] and max (the vector
+     * versions compute the sum in order, the rest in lanes; the values
+     * are >= +0, so the largest is the same whichever lane finds it). */
+    float (*init_xrpow)(const float *xr, float *xrpow, int n, float *sum, float max);
+    /* quantize.c amp_scalefac_bands and the others: x[i] *= f for i < n;
+     * returns the largest x[i] and max (x[i] >= +0). */
+    float (*amp_xrpow)(float *x, int n, float f, float max);
+    /* takehiro.c ix_max: the largest of ix[0 .. n) (n even, >= 2; values
+     * >= 0) */
+    int (*ix_max)(const int *ix, int n);
+} ct_mp3_quantize_dsp;
+
+/* The scalar references, upgraded where cpu_flags (common/cpu.h) allow. */
+void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags);
+
+float ct_mp3_sfb_noise_x34_c(const float *pow43, const float *adj43asm, const float *xr,
+                             const float *xr34, unsigned int bw, float sfpow,
+                             float sfpow34);
+void ct_mp3_quantize_x34_c(const float *adj43asm, float istep, const float *xr34, int *ix,
+                           unsigned int n);
+float ct_mp3_init_xrpow_c(const float *xr, float *xrpow, int n, float *sum, float max);
+float ct_mp3_amp_xrpow_c(float *x, int n, float f, float max);
+int ct_mp3_ix_max_c(const int *ix, int n);
+
+#if defined(__x86_64__)
+float ct_mp3_sfb_noise_x34_sse2(const float *pow43, const float *adj43asm, const float *xr,
+                                const float *xr34, unsigned int bw, float sfpow,
+                                float sfpow34);
+void ct_mp3_quantize_x34_sse2(const float *adj43asm, float istep, const float *xr34,
+                              int *ix, unsigned int n);
+float ct_mp3_init_xrpow_sse2(const float *xr, float *xrpow, int n, float *sum, float max);
+float ct_mp3_amp_xrpow_sse2(float *x, int n, float f, float max);
+int ct_mp3_ix_max_sse2(const int *ix, int n);
+
+float ct_mp3_sfb_noise_x34_avx2(const float *pow43, const float *adj43asm, const float *xr,
+                                const float *xr34, unsigned int bw, float sfpow,
+                                float sfpow34);
+void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const float *xr34,
+                              int *ix, unsigned int n);
+float ct_mp3_init_xrpow_avx2(const float *xr, float *xrpow, int n, float *sum, float max);
+float ct_mp3_amp_xrpow_avx2(float *x, int n, float f, float max);
+int ct_mp3_ix_max_avx2(const int *ix, int n);
+#endif
+
+#endif

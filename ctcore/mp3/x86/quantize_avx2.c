@@ -1,0 +1,161 @@
+/*
+ * The quantization's AVX2 kernels (quantize_dsp.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#include "mp3/quantize_dsp.h"
+
+#include <math.h>
+
+#include "mp3/x86/simd.h"
+
+AVX2 INLINE __m256i k34_avx2(const float *adj43asm, __m256 x)
+{
+    __m256d const magic = _mm256_set1_pd(MAGIC_FLOAT);
+    __m256i const magic_i = _mm256_set1_epi32(MAGIC_INT);
+    __m256d const xlo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)), magic);
+    __m256d const xhi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), magic);
+    __m256 const f = _mm256_set_m128(_mm256_cvtpd_ps(xhi), _mm256_cvtpd_ps(xlo));
+    __m256 const adj =
+        _mm256_i32gather_ps(adj43asm, _mm256_sub_epi32(_mm256_castps_si256(f), magic_i), 4);
+    __m256d const alo = _mm256_add_pd(xlo, _mm256_cvtps_pd(_mm256_castps256_ps128(adj)));
+    __m256d const ahi = _mm256_add_pd(xhi, _mm256_cvtps_pd(_mm256_extractf128_ps(adj, 1)));
+    __m256 const g = _mm256_set_m128(_mm256_cvtpd_ps(ahi), _mm256_cvtpd_ps(alo));
+    return _mm256_sub_epi32(_mm256_castps_si256(g), magic_i);
+}
+
+/* The noise of 8 lines at one step: the two groups of 4 of LAME's loop,
+ * each (x0^2 + x1^2) + (x2^2 + x3^2) in double, in lanes 0 and 1. */
+AVX2 INLINE __m128d noise8_avx2(const float *pow43, const float *adj43asm, __m256 xr_abs,
+                                __m256 xr34, float sfpow, float sfpow34)
+{
+    __m256 const x = _mm256_mul_ps(_mm256_set1_ps(sfpow34), xr34);
+    __m256i const l3 = k34_avx2(adj43asm, x);
+    __m256 const p = _mm256_i32gather_ps(pow43, l3, 4);
+    __m256 const d = _mm256_sub_ps(xr_abs, _mm256_mul_ps(_mm256_set1_ps(sfpow), p));
+    __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(d));
+    __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(d, 1));
+    __m256d h;
+    lo = _mm256_mul_pd(lo, lo);
+    hi = _mm256_mul_pd(hi, hi);
+    /* (x0 + x1, x4 + x5, x2 + x3, x6 + x7) */
+    h = _mm256_hadd_pd(lo, hi);
+    /* ((x0 + x1) + (x2 + x3), (x4 + x5) + (x6 + x7)) */
+    return _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd(h, 1));
+}
+
+AVX2 float ct_mp3_sfb_noise_x34_avx2(const float *pow43, const float *adj43asm,
+                                     const float *xr, const float *xr34, unsigned int bw,
+                                     float sfpow, float sfpow34)
+{
+    __m256 const abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    unsigned int groups = bw >> 3u;
+    unsigned int const rest = bw & 7u;
+    float xfsf = 0;
+
+    while (groups-- > 0) {
+        __m128d const s = noise8_avx2(pow43, adj43asm, _mm256_and_ps(abs_mask, _mm256_loadu_ps(xr)),
+                                      _mm256_loadu_ps(xr34), sfpow, sfpow34);
+        xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(s));
+        xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
+        xr += 8;
+        xr34 += 8;
+    }
+    if (rest) {
+        /* the last lines, zero padded (see x86/quantize_sse2.c); a second
+         * group only if LAME has one (rest > 4) */
+        __m256i const mask =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int) rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m128d const s = noise8_avx2(pow43, adj43asm,
+                                      _mm256_and_ps(abs_mask, _mm256_maskload_ps(xr, mask)),
+                                      _mm256_maskload_ps(xr34, mask), sfpow, sfpow34);
+        xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(s));
+        if (rest > 4)
+            xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
+    }
+    return xfsf;
+}
+
+AVX2 void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const float *xr34,
+                                   int *ix, unsigned int n)
+{
+    __m256 const vistep = _mm256_set1_ps(istep);
+    unsigned int i;
+
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256 const x = _mm256_mul_ps(vistep, _mm256_loadu_ps(xr34 + i));
+        _mm256_storeu_si256((__m256i *) (ix + i), k34_avx2(adj43asm, x));
+    }
+    if (i < n)
+        ct_mp3_quantize_x34_sse2(adj43asm, istep, xr34 + i, ix + i, n - i);
+}
+
+AVX2 float ct_mp3_init_xrpow_avx2(const float *xr, float *xrpow, int n, float *sum, float max)
+{
+    __m256 const abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    __m256 vmax = _mm256_set1_ps(max);
+    float s = *sum;
+    int i;
+    for (i = 0; i < n; i++)
+        s += fabsf(xr[i]);
+    *sum = s;
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256 const t = _mm256_and_ps(abs_mask, _mm256_loadu_ps(xr + i));
+        __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(t));
+        __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(t, 1));
+        __m256 p;
+        lo = _mm256_sqrt_pd(_mm256_mul_pd(lo, _mm256_sqrt_pd(lo)));
+        hi = _mm256_sqrt_pd(_mm256_mul_pd(hi, _mm256_sqrt_pd(hi)));
+        p = _mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo));
+        _mm256_storeu_ps(xrpow + i, p);
+        vmax = _mm256_max_ps(vmax, p);
+    }
+    max = hmax4(_mm_max_ps(_mm256_castps256_ps128(vmax), _mm256_extractf128_ps(vmax, 1)));
+    for (; i < n; i++) {
+        float const tmp = fabsf(xr[i]);
+        xrpow[i] = sqrt(tmp * sqrt(tmp));
+        if (xrpow[i] > max)
+            max = xrpow[i];
+    }
+    return max;
+}
+
+AVX2 float ct_mp3_amp_xrpow_avx2(float *x, int n, float f, float max)
+{
+    __m256 const vf = _mm256_set1_ps(f);
+    __m256 vmax = _mm256_set1_ps(max);
+    int i;
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256 const v = _mm256_mul_ps(_mm256_loadu_ps(x + i), vf);
+        _mm256_storeu_ps(x + i, v);
+        vmax = _mm256_max_ps(vmax, v);
+    }
+    max = hmax4(_mm_max_ps(_mm256_castps256_ps128(vmax), _mm256_extractf128_ps(vmax, 1)));
+    for (; i < n; i++) {
+        x[i] *= f;
+        if (x[i] > max)
+            max = x[i];
+    }
+    return max;
+}
+
+AVX2 int ct_mp3_ix_max_avx2(const int *ix, int n)
+{
+    __m256i m8 = _mm256_setzero_si256();
+    __m128i m;
+    int i, max1;
+    for (i = 0; i + 8 <= n; i += 8)
+        m8 = _mm256_max_epi32(m8, _mm256_loadu_si256((const __m256i *) (ix + i)));
+    m = _mm_max_epi32(_mm256_castsi256_si128(m8), _mm256_extracti128_si256(m8, 1));
+    if (i + 4 <= n) {
+        m = _mm_max_epi32(m, _mm_loadu_si128((const __m128i *) (ix + i)));
+        i += 4;
+    }
+    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(1, 0, 3, 2)));
+    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, _MM_SHUFFLE(2, 3, 0, 1)));
+    max1 = _mm_cvtsi128_si32(m);
+    for (; i < n; i++)
+        if (max1 < ix[i])
+            max1 = ix[i];
+    return max1;
+}
