@@ -515,15 +515,15 @@ gst_ct_lame_enc_upstream_is_live (GstCtLameEnc * self)
 
 /*
  * ctcore's encoder on a ring of a chosen size. ctcore/mp3.h has no public
- * way to choose it yet: this is the internal entry its tests use
- * (ctcore/mp3/graph.h), linked from the static ctcore the plugin carries,
- * until ct_mp3_settings can say it.
+ * way to choose it yet: this is the internal entry ctcore's own ring tests
+ * use, linked from the static ctcore the plugin carries, until the public
+ * settings can say it.
  */
 int ct_mp3_encoder_new_ring (ct_pool * pool, const ct_mp3_settings * settings,
     size_t ring, ct_mp3_encoder ** encoder, char *errbuf, size_t errbuf_size);
 
 /* The stream's encoder: on a live source, a ring of live-frames-in-flight
- * frames at most, where the pool has workers to run it. */
+ * frames, where the pool has workers to run it; else the pool's ring. */
 static int
 gst_ct_lame_enc_new_encoder (GstCtLameEnc * self,
     const ct_mp3_settings * settings, ct_mp3_encoder ** encoder, char *err,
