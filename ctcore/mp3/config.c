@@ -779,8 +779,6 @@ static int init_params(ct_mp3_state *gfc)
     if (gfp->num_channels < 1 || 2 < gfp->num_channels)
         return CT_EINVAL;
 
-    cfg->enforce_min_bitrate = gfp->VBR_hard_min;
-
     cfg->vbr = gfp->VBR;
     cfg->error_protection = gfp->error_protection;
     cfg->copyright = gfp->copyright;
@@ -1091,8 +1089,6 @@ static int init_params(ct_mp3_state *gfc)
         if (!ct_mp3_init_gain_analysis(&gfc->sv_rpg.rgdata, cfg->samplerate_out))
             cfg->findReplayGain = 0;
     }
-
-    gfc->lame_init_params_successful = 1;
     return CT_OK;
 }
 

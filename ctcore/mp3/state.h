@@ -105,6 +105,7 @@
 #ifndef CTCORE_MP3_STATE_H
 #define CTCORE_MP3_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "replaygain.h" /* ct_mp3_replaygain (replaygain_t) */
@@ -506,8 +507,6 @@ typedef struct ct_mp3_global_flags {
     ct_mp3_mpeg_mode mode;
     int force_ms;
     int findReplayGain;
-    int nogap_total;
-    int nogap_current;
     int substep_shaping;
     int noise_shaping;
     int subblock_gain;
@@ -522,14 +521,12 @@ typedef struct ct_mp3_global_flags {
     int strict_ISO;
     int disable_reservoir;
     int experimentalY;
-    int experimentalZ;
     int exp_nspsytune;
     int preset;
     ct_mp3_vbr_mode VBR;
     float VBR_q_frac; /* range [0,...,1[ */
     int VBR_q;        /* range [0,...,9] */
     int VBR_mean_bitrate_kbps;
-    int VBR_hard_min;
     int lowpassfreq;
     float maskingadjust;
     float maskingadjust_short;
@@ -547,37 +544,55 @@ typedef struct ct_mp3_global_flags {
     float attackthre_s;
 } ct_mp3_global_flags;
 
-/* lame_internal_flags. */
+/* lame_internal_flags, in three parts by who works on them on the frame
+ * ring (graph.c), so that a node's copy of the state is one span of it,
+ * complete by construction (on one thread one state serves all):
+ *   - the input and analysis part: Dispatch's and Resolve's (only gfc's);
+ *   - the bit stream part: Encode's; its copy spans it and the part after;
+ *   - the quantization part, last: what the quantization loops
+ *     (quantize*.c, takehiro.c, vbr_search.c, reservoir.c) read and write,
+ *     the set-up they read included; each CBR/ABR Search worker's scratch
+ *     copy spans it.
+ * A field the loops read belongs in the quantization part, one the bit
+ * stream or the LAME tag reads in that part or the one before it: the
+ * test mp3-state (tests/mp3/state.c) fills everything outside the spans
+ * with garbage and checks the bytes. */
 typedef struct ct_mp3_state {
-    int lame_init_params_successful;
+    /* ---- the input and analysis part ---- */
     int lame_encode_frame_init;
     int iteration_init_init;
     int fill_buffer_resample_init;
 
-    ct_mp3_global_flags flags;
-    ct_mp3_config cfg;
-
-    ct_mp3_bit_stream bs;
-    ct_mp3_side_info l3_side;
-    ct_mp3_scalefac scalefac_band;
-
     ct_mp3_psy_state sv_psy;
     ct_mp3_psy_result ov_psy;
+    ct_mp3_rpg_state sv_rpg;
+    ct_mp3_rpg_result ov_rpg; /* read by the LAME tag: graph.c hands it to
+                                 Encode at the end of the stream */
+
+    /* ---- the bit stream part ---- */
+    ct_mp3_global_flags flags;
+    ct_mp3_bit_stream bs;
+    uint16_t nMusicCRC;
+    ct_mp3_vbr_seek_info VBR_seek_table; /* used for Xing VBR header */
+
+    /* ---- the quantization part ---- */
+    ct_mp3_config cfg;
+    ct_mp3_scalefac scalefac_band;
+    ct_mp3_side_info l3_side;
     ct_mp3_enc_state sv_enc;
     ct_mp3_enc_result ov_enc;
     ct_mp3_qnt_state sv_qnt;
-    ct_mp3_rpg_state sv_rpg;
-    ct_mp3_rpg_result ov_rpg;
-
-    uint16_t nMusicCRC;
-
-    ct_mp3_vbr_seek_info VBR_seek_table; /* used for Xing VBR header */
     ct_mp3_ath ATH;           /* all ATH related stuff */
     ct_mp3_psy_const cd_psy;
     ct_mp3_qnt_tables qtab;   /* pow20, ipow20, pow43, adj43asm */
     /* Not LAME's: the SIMD kernels (dsp.h), set by ct_mp3_iteration_init */
     const struct ct_mp3_dsp *dsp;
 } ct_mp3_state;
+
+/* Where the bit stream part and the quantization part start: a node's copy
+ * of the state spans from one of them to the end (graph.c). */
+#define CT_MP3_BITSTREAM_PART offsetof(ct_mp3_state, flags)
+#define CT_MP3_QUANTIZE_PART offsetof(ct_mp3_state, cfg)
 
 /* The per-frame record: what lame_encode_mp3_frame keeps in locals between
  * its stages (psychoacoustics -> MDCT -> M/S decision -> quantization ->

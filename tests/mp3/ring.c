@@ -31,6 +31,7 @@
 
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
+#include "mp3/encoder.h"
 #include "mp3/graph.h"
 #include "common/clock.h"
 

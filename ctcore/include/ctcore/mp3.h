@@ -68,7 +68,7 @@ typedef struct ct_mp3_packet {
 /* Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf.
  * With a pool of more than one worker, the frames of the stream are
  * encoded on all of them at once (a ring of frames in flight, see
- * ct_mp3_encoder_ring_frames); with NULL or one worker, one after the
+ * ct_mp3_encoder_frames_in_flight); with NULL or one worker, one after the
  * other on the calling thread. The bytes are the same. */
 CT_API int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
                        ct_mp3_encoder **encoder, char *errbuf,
@@ -96,7 +96,7 @@ CT_API int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
 /* The frames the encoder may hold in flight on its pool (its frame ring):
  * a frame's bytes may come out this many frames later than on one thread;
  * 0 when the frames are encoded one by one on the calling thread. */
-CT_API int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder);
+CT_API int ct_mp3_encoder_frames_in_flight(const ct_mp3_encoder *encoder);
 
 #ifdef __cplusplus
 }
