@@ -609,8 +609,6 @@ static void init_defaults(ct_mp3_state *gfc)
     gfc->ov_enc.encoder_delay = ENCDELAY;
 
     gfc->ov_rpg.RadioGain = 0;
-    gfc->ov_rpg.noclipGainChange = 0;
-    gfc->ov_rpg.noclipScale = -1.0;
 }
 
 /* The lame_set_* calls of the CLI (frontend/parse.c) for our settings. */
@@ -1075,7 +1073,6 @@ static int init_params(ct_mp3_state *gfc)
     /* lame_init_bitstream (no ID3 tag: the CLI writes its tags itself; no
      * bitrate and block type histograms: only LAME's frontend reads them) */
     gfc->ov_enc.frame_number = 0;
-    gfc->ov_rpg.PeakSample = 0.0;
     if (gfc->cfg.write_lame_tag)
         ct_mp3_init_vbr_tag(gfc);
 

@@ -1,6 +1,7 @@
 /*
- * The MP3 frame ring: one stream spread over the pool's workers, frame by
- * frame, as an ordered pipeline (runtime/pipeline.h) over a ring of slots.
+ * The frames of an MP3 stream: the sequential chain on one worker (at the
+ * end of this comment), else the frame ring: one stream spread over the
+ * pool's workers, frame by frame, as an ordered pipeline (runtime/pipeline.h) over a ring of slots.
  * Each frame takes one slot (ct_mp3_frame_slot, graph.h: its per-frame
  * record) from Dispatch to the consumer and passes the nodes in order; a
  * serial node takes the frames one at a time in frame order and is the
@@ -10,7 +11,7 @@
  * Encode checks). The edges are the slot's fields.
  *
  *   PCM
- *    │    encoder.c, caller's thread: chunks of one frame's length,
+ *    │    encoder.c, input.c, caller's thread: chunks of one frame's length,
  *    │    lame_encode_buffer's transform, fill_buffer / resampling,
  *    │    ReplayGain (carries: resampler, mfbuf, the ReplayGain filters)
  *   Dispatch ────────── the frame's window into the next slot, push (serial,
@@ -49,21 +50,28 @@
  *   bytes ───────────── to the consumer in frame order (encoder.c's FIFO)
  *
  * The state: the encoder's ct_mp3_state (gfc) holds the constants every
- * node reads and the state Dispatch (encoder.c) and Resolve carry, in
+ * node reads and the state Dispatch (input.c) and Resolve carry, in
  * fields no other node touches while frames are in flight. Encode carries
- * its state in a copy of gfc taken at the start of the stream: the
+ * its state in its own ct_mp3_state, a copy of gfc's bit stream part and
+ * quantization part (state.h) taken at the start of the stream: the
  * quantization loops read ATH.adjust_factor, which Resolve sets for frames
- * further on, so Encode has its own, set from the frame's record. The one
- * value that crosses from quantization back to the model, masking_lower,
- * is a function of the rate control and the frame's last block type: Resolve
+ * further on, so Encode has its own, set from the frame's record. Each
+ * CBR/ABR Search worker has a scratch state, a copy of the quantization
+ * part. The copies span whole parts, so a field added to a part is in
+ * them; tests/mp3/state.c fills the rest with garbage. The one value that
+ * crosses from quantization back to the model, masking_lower, is a
+ * function of the rate control and the frame's last block type: Resolve
  * sets it (ct_mp3_set_masking_lower), where LAME's loop leaves it.
  *
  * Kernels don't know about tasks: every node below only moves a frame's
  * data between its slot and the state of the node and calls the stages of
- * frame.h, psy.h, mdct.h and quantize.h. On one worker the ring runs every
- * frame through all nodes at its dispatch, which writes the bytes of the
- * sequential chain (encoder.c runs that chain itself then, unless a test
- * asks for the ring).
+ * frame.h, psy.h, mdct.h and quantize.h.
+ *
+ * The sequential chain: with a pool of one worker (or none) and no ring
+ * asked for, there is no ring: Dispatch runs ct_mp3_encode_frame, LAME's
+ * lame_encode_mp3_frame, on gfc and hands the bytes to the sink. A ring on
+ * one worker (tests, bench) runs every frame through all nodes at its
+ * dispatch, which writes the same bytes.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * New in ct.

@@ -45,7 +45,13 @@
  * init_xrpow_core: Debian's build always runs the C versions
  * choose_table_nonMMX, fht, init_xrpow_core_c; call them directly), the
  * report functions; cfg.decode_on_the_fly, cfg.analysis, cfg.free_format
- * (always 0 for our settings: drop those branches).
+ * (always 0 for our settings: drop those branches) and what only they
+ * feed (RpgResult_t's PeakSample, noclipGainChange, noclipScale); fields
+ * no ported path reads (PsyStateVar_t's nb_s1, nb_s2, PsyConst_CB2SB_t's
+ * bm, lame_init_params_successful); the flags the CLI sets only for
+ * options the port has not (nogap_total, nogap_current: --nogap;
+ * experimentalZ: -Z; VBR_hard_min: -F), whose branches read LAME's
+ * default (0) as a constant.
  *
  * Who defines what (each concern's header declares its cross-file
  * functions; everything else is static):
@@ -61,11 +67,17 @@
  *               adjust_ATH, updateStats) and the same stages cut for the
  *               frame ring (ct_mp3_frame_prepare, _psy_resolve, _mdct,
  *               _encode, ...)
- *   graph.h     graph.c: the frame ring (Dispatch, Prepare, Resolve, Search,
- *               Encode over ct_pipeline) and its per-frame record
- *               ct_mp3_frame_slot
- *   encoder.c   the public API of ctcore/mp3.h (lame_encode_buffer*,
- *               lame_encode_flush, packets)
+ *   input.h     input.c: ct_mp3_input_encode, ct_mp3_input_flush
+ *               (lame_encode_buffer, lame_encode_flush: PCM to frame
+ *               windows, on the caller's thread)
+ *   graph.h     graph.c: the frames of a stream, the sequential chain
+ *               (ct_mp3_encode_frame) on one worker, else the frame ring
+ *               (Dispatch, Prepare, Resolve, Search, Encode over
+ *               ct_pipeline) and its per-frame record ct_mp3_frame_slot;
+ *               the only file that includes the runtime
+ *   encoder.c   the public API of ctcore/mp3.h (settings, the input cut
+ *               into frames' lengths, the byte FIFO, packets, the LAME
+ *               tag); encoder.h its test entries
  *   psy.h       psy_init.c, psy_prepare.c, psy.c: ct_mp3_psy_init
  *               (psymodel_init), ct_mp3_psy_prepare / ct_mp3_psy_resolve /
  *               ct_mp3_psy_anal (L3psycho_anal_vbr)
@@ -115,7 +127,6 @@
 #define POSTDELAY 1152
 #define MDCTDELAY 48
 #define FFTOFFSET (224 + MDCTDELAY)
-#define DECDELAY 528
 #define SBLIMIT 32
 #define CBANDS 64
 #define SBPSY_l 21
@@ -133,9 +144,7 @@
 #define SHORT_TYPE 2
 #define STOP_TYPE 3
 #define MPG_MD_LR_LR 0
-#define MPG_MD_LR_I 1
 #define MPG_MD_MS_LR 2
-#define MPG_MD_MS_I 3
 
 /* l3side.h: max scalefactor band, max(SBMAX_l, SBMAX_s*3, (SBMAX_s-3)*3+8) */
 #define SFBMAX (SBMAX_s * 3)
@@ -143,7 +152,6 @@
 /* util.h */
 #define MAX_BITS_PER_CHANNEL 4095
 #define MAX_BITS_PER_GRANULE 7680
-#define CRC16_POLYNOMIAL 0x8005
 /* lame.h: LAME_MAXMP3BUFFER (16384 + LAME_MAXALBUMART) */
 #define CT_MP3_BUFFER_SIZE (16384 + 128 * 1024)
 #define BPC 320 /* filter convolution windows the resampler precomputes */
@@ -310,7 +318,6 @@ typedef struct ct_mp3_psy_cb2sb {
     float attack_threshold;         /* short block tuning */
     int s3ind[CBANDS][2];
     int numlines[CBANDS];
-    int bm[CT_MP3_MAX_SB];
     int bo[CT_MP3_MAX_SB];
     int npart;
     int n_sb; /* SBMAX_l or SBMAX_s */
@@ -329,7 +336,6 @@ typedef struct ct_mp3_psy_const {
 
 typedef struct ct_mp3_psy_state {
     float nb_l1[4][CBANDS], nb_l2[4][CBANDS];
-    float nb_s1[4][CBANDS], nb_s2[4][CBANDS];
     ct_mp3_psy_xmin thm[4];
     ct_mp3_psy_xmin en[4];
     /* loudness calculation (for adaptive threshold of hearing) */
@@ -429,10 +435,7 @@ typedef struct ct_mp3_rpg_state {
 } ct_mp3_rpg_state;
 
 typedef struct ct_mp3_rpg_result {
-    float noclipScale; /* user-specified scale factor required for preventing clipping */
-    float PeakSample;
     int RadioGain;
-    int noclipGainChange; /* gain change required for preventing clipping */
 } ct_mp3_rpg_result;
 
 typedef struct ct_mp3_config {
