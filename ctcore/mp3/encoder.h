@@ -18,8 +18,9 @@
  * included (ring > 0: the ring runs even where ct_mp3_encoder_new would
  * run the sequential chain; 0: as ct_mp3_encoder_new).
  */
-int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
-                            ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size);
+int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings,
+                            size_t ring, ct_mp3_encoder **encoder, char *errbuf,
+                            size_t errbuf_size);
 /* The encoder's graph (its trace, ct_mp3_graph_poison). */
 ct_mp3_graph *ct_mp3_encoder_graph(ct_mp3_encoder *encoder);
 

@@ -114,9 +114,9 @@ struct ct_mp3_graph {
     float sb_carry[2][18][SBLIMIT];
 
     /* Node Search, CBR/ABR: each worker's scratch copy of the encoder's
-     * state for the speculative loop: its quantization part (state.h). The
-     * rest (the bit stream, the input buffers, the model's and ReplayGain's
-     * state) is never touched and stays unmapped zeros. */
+     * state for the speculative loop: its quantization part (state.h,
+     * 307 of its 547 KB). The rest (the flags, the bit stream, the model's
+     * and ReplayGain's state) is never touched and stays unmapped zeros. */
     ct_mp3_state **scratch;
     int n_scratch;
     /* Speculate on a frame only when it is this many frames or more ahead

@@ -21,8 +21,8 @@
  * through lame_copy_inbuffer's transform (scaling, downmix), fill_buffer
  * (resampling) and the ReplayGain analysis; every frame that becomes
  * complete goes to the graph. Returns CT_OK or a CT_E* code. */
-int ct_mp3_input_encode(ct_mp3_state *gfc, ct_mp3_graph *graph, const int16_t *pcm,
-                        int nsamples);
+int ct_mp3_input_encode(ct_mp3_state *gfc, ct_mp3_graph *graph,
+                        const int16_t *pcm, int nsamples);
 
 /* lame_encode_flush: zeros until every input sample is in a frame, the
  * stream's ReplayGain, then the end of the stream (ct_mp3_graph_finish).

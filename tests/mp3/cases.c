@@ -25,7 +25,7 @@ const mp3_setting mp3_settings_main[] = {
     {"-q 7", CT_MP3_VBR, 4, 0, 7, CT_MP3_MODE_DEFAULT, 0, 0},
 };
 const int mp3_num_settings_main =
-    (int) (sizeof(mp3_settings_main) / sizeof(mp3_settings_main[0]));
+    (int)(sizeof(mp3_settings_main) / sizeof(mp3_settings_main[0]));
 
 const mp3_setting mp3_settings_extra[] = {
     {"-b 128 -q 0", CT_MP3_CBR, 0, 128, 0, CT_MP3_MODE_DEFAULT, 0, 0},
@@ -40,7 +40,7 @@ const mp3_setting mp3_settings_extra[] = {
     {"-b 128 -t", CT_MP3_CBR, 0, 128, -1, CT_MP3_MODE_DEFAULT, 0, 1},
 };
 const int mp3_num_settings_extra =
-    (int) (sizeof(mp3_settings_extra) / sizeof(mp3_settings_extra[0]));
+    (int)(sizeof(mp3_settings_extra) / sizeof(mp3_settings_extra[0]));
 
 void mp3_buf_put(mp3_buf *b, const void *p, size_t n)
 {
@@ -78,24 +78,25 @@ void mp3_synthetic(int which, double seconds, mp3_pcm *out)
     out->channels = 2;
     switch (which) {
     case 0:
-        frames = (long) (seconds * rate);
+        frames = (long)(seconds * rate);
         snprintf(out->name, sizeof(out->name), "synthetic_silence_44k1_stereo");
         break;
     case 1:
         rate = 48000;
-        frames = (long) (seconds * rate);
+        frames = (long)(seconds * rate);
         snprintf(out->name, sizeof(out->name), "synthetic_square_48k_stereo");
         break;
     case 2:
         rate = 32000;
-        frames = (long) (2 * seconds * rate);
+        frames = (long)(2 * seconds * rate);
         snprintf(out->name, sizeof(out->name), "synthetic_sweep_32k_stereo");
         break;
     case 3:
         rate = 48000;
-        frames = (long) (seconds * rate);
+        frames = (long)(seconds * rate);
         out->channels = 1;
-        snprintf(out->name, sizeof(out->name), "synthetic_clipped_noise_48k_mono");
+        snprintf(out->name, sizeof(out->name),
+                 "synthetic_clipped_noise_48k_mono");
         break;
     case 4:
         frames = 1;
@@ -112,7 +113,7 @@ void mp3_synthetic(int which, double seconds, mp3_pcm *out)
     }
     out->rate = rate;
     out->frames = frames;
-    out->samples = calloc((size_t) (frames * 2), sizeof(int16_t));
+    out->samples = calloc((size_t)(frames * 2), sizeof(int16_t));
     if (out->samples == NULL) {
         fprintf(stderr, "out of memory\n");
         exit(2);
@@ -124,35 +125,36 @@ void mp3_synthetic(int which, double seconds, mp3_pcm *out)
             break;
         case 1: /* full-scale 441 Hz square, right channel inverted */
             l = (i / 50) % 2 ? 32767 : -32768;
-            r = (int16_t) (l == 32767 ? -32768 : 32767);
+            r = (int16_t)(l == 32767 ? -32768 : 32767);
             break;
         case 2: { /* 20 Hz .. 20 kHz exponential sweep, -1 dBFS */
-            double const t = (double) i / rate, T = (double) frames / rate;
+            double const t = (double)i / rate, T = (double)frames / rate;
             double const k = log(1000.0);
-            double const phase = 2 * 3.14159265358979323846 * 20 * T / k * (exp(t / T * k) - 1);
-            l = (int16_t) lrint(29204 * sin(phase));
-            r = (int16_t) lrint(29204 * sin(phase * 0.5));
+            double const phase =
+                2 * 3.14159265358979323846 * 20 * T / k * (exp(t / T * k) - 1);
+            l = (int16_t)lrint(29204 * sin(phase));
+            r = (int16_t)lrint(29204 * sin(phase * 0.5));
             break;
         }
         case 3: { /* white noise at +6 dB, clipped */
-            int a = (int) (mp3_lcg(&seed) >> 16) - 32768;
-            int b = (int) (mp3_lcg(&seed) >> 16) - 32768;
+            int a = (int)(mp3_lcg(&seed) >> 16) - 32768;
+            int b = (int)(mp3_lcg(&seed) >> 16) - 32768;
             a *= 2;
             b *= 2;
-            l = (int16_t) (a > 32767 ? 32767 : a < -32768 ? -32768 : a);
-            r = (int16_t) (b > 32767 ? 32767 : b < -32768 ? -32768 : b);
+            l = (int16_t)(a > 32767 ? 32767 : a < -32768 ? -32768 : a);
+            r = (int16_t)(b > 32767 ? 32767 : b < -32768 ? -32768 : b);
             break;
         }
         default: /* short files: a 1 kHz tone */
-            l = (int16_t) lrint(16000 * sin(2 * 3.14159265358979323846 * 1000 * i / rate));
-            r = (int16_t) -l;
+            l = (int16_t)lrint(
+                16000 * sin(2 * 3.14159265358979323846 * 1000 * i / rate));
+            r = (int16_t)-l;
             break;
         }
         if (out->channels == 2) {
             out->samples[2 * i] = l;
             out->samples[2 * i + 1] = r;
-        }
-        else {
+        } else {
             out->samples[i] = l;
         }
     }
@@ -160,7 +162,7 @@ void mp3_synthetic(int which, double seconds, mp3_pcm *out)
 
 static int cmp_str(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *) a, *(const char *const *) b);
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 int mp3_corpus_list(const char *dir, char ***names)
@@ -178,7 +180,7 @@ int mp3_corpus_list(const char *dir, char ***names)
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 16;
-            *names = realloc(*names, sizeof(**names) * (size_t) cap);
+            *names = realloc(*names, sizeof(**names) * (size_t)cap);
         }
         if (*names == NULL || ((*names)[n] = strdup(e->d_name)) == NULL) {
             fprintf(stderr, "out of memory\n");
@@ -188,7 +190,7 @@ int mp3_corpus_list(const char *dir, char ***names)
     }
     closedir(d);
     if (n > 0)
-        qsort(*names, (size_t) n, sizeof(**names), cmp_str);
+        qsort(*names, (size_t)n, sizeof(**names), cmp_str);
     return n;
 }
 
@@ -202,14 +204,15 @@ int mp3_read_clip(const char *dir, const char *file, mp3_pcm *out)
         fprintf(stderr, "%s\n", err);
         return -1;
     }
-    out->frames = (long) wav.frames;
+    out->frames = (long)wav.frames;
     out->channels = wav.channels;
     out->rate = wav.sample_rate;
-    snprintf(out->name, sizeof(out->name), "%.*s", (int) strlen(file) - 4, file);
+    snprintf(out->name, sizeof(out->name), "%.*s", (int)strlen(file) - 4, file);
     return 0;
 }
 
-void mp3_case_name(char *dst, size_t size, const mp3_pcm *in, const mp3_setting *s)
+void mp3_case_name(char *dst, size_t size, const mp3_pcm *in,
+                   const mp3_setting *s)
 {
     char setname[64];
     const char *p;
@@ -222,7 +225,8 @@ void mp3_case_name(char *dst, size_t size, const mp3_pcm *in, const mp3_setting 
     snprintf(dst, size, "%s__%s", in->name, setname);
 }
 
-void mp3_to_settings(const mp3_pcm *in, const mp3_setting *s, ct_mp3_settings *cs)
+void mp3_to_settings(const mp3_pcm *in, const mp3_setting *s,
+                     ct_mp3_settings *cs)
 {
     ct_mp3_settings_default(cs);
     cs->sample_rate = in->rate;
@@ -246,8 +250,8 @@ static int receive_all(ct_mp3_encoder *enc, mp3_buf *out)
     return ret;
 }
 
-int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in, const mp3_feed *fd, long stop,
-                      mp3_buf *out)
+int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in,
+                      const mp3_feed *fd, long stop, mp3_buf *out)
 {
     uint32_t seed = fd->seed;
     long pos = 0, end = stop > 0 && stop < in->frames ? stop : in->frames;
@@ -257,10 +261,11 @@ int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in, const mp3_feed *fd
     while (pos < end) {
         long n = 1000;
         if (seed != 0)
-            n = 1 + (long) (mp3_lcg(&seed) >> 8) % 5000;
+            n = 1 + (long)(mp3_lcg(&seed) >> 8) % 5000;
         if (n > end - pos)
             n = end - pos;
-        ret = ct_mp3_send_samples(enc, in->samples + pos * in->channels, (size_t) n);
+        ret = ct_mp3_send_samples(enc, in->samples + pos * in->channels,
+                                  (size_t)n);
         if (ret != CT_OK)
             return ret;
         pos += n;
@@ -279,7 +284,8 @@ int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in, const mp3_feed *fd
         if (ret == CT_EOF)
             ret = CT_OK;
     }
-    if (ret == CT_OK && ct_mp3_lametag(enc, &tag) == CT_OK && tag.size <= out->size)
+    if (ret == CT_OK && ct_mp3_lametag(enc, &tag) == CT_OK &&
+        tag.size <= out->size)
         memcpy(out->data, tag.data, tag.size);
     return ret;
 }

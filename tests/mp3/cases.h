@@ -67,10 +67,12 @@ int mp3_read_clip(const char *dir, const char *file, mp3_pcm *out);
 
 /* "clip__setting" with the setting's spaces and dashes left out:
  * "speech_nl_32k_mono__abr160". */
-void mp3_case_name(char *dst, size_t size, const mp3_pcm *in, const mp3_setting *s);
+void mp3_case_name(char *dst, size_t size, const mp3_pcm *in,
+                   const mp3_setting *s);
 
 /* The input's format and the setting, as ct_mp3_settings. */
-void mp3_to_settings(const mp3_pcm *in, const mp3_setting *s, ct_mp3_settings *cs);
+void mp3_to_settings(const mp3_pcm *in, const mp3_setting *s,
+                     ct_mp3_settings *cs);
 
 /* How a stream is fed to the encoder. */
 typedef struct mp3_feed {
@@ -81,7 +83,7 @@ typedef struct mp3_feed {
 /* One stream (up to `stop` samples and no drain; all and the drain if 0)
  * into out, the LAME tag written over its placeholder. Returns CT_OK or
  * an error. */
-int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in, const mp3_feed *fd, long stop,
-                      mp3_buf *out);
+int mp3_encode_stream(ct_mp3_encoder *enc, const mp3_pcm *in,
+                      const mp3_feed *fd, long stop, mp3_buf *out);
 
 #endif

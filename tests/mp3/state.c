@@ -20,11 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cases.h"
+#include "common/clock.h"
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "mp3/encoder.h"
-#include "common/clock.h"
-#include "cases.h"
 
 /* The corpus clips' first seconds. */
 #define CLIP_SECONDS 2
@@ -33,12 +33,12 @@
 #define RING 2
 
 static const int poisons[] = {0xA5, 0xFF};
-#define NUM_POISONS ((int) (sizeof(poisons) / sizeof(poisons[0])))
+#define NUM_POISONS ((int)(sizeof(poisons) / sizeof(poisons[0])))
 
 /* poison < 0: the sequential chain. *speculated: the frames whose Search
  * speculated. */
-static int encode(ct_pool *pool, int poison, const mp3_pcm *in, const mp3_setting *s,
-                  mp3_buf *out, uint64_t *speculated)
+static int encode(ct_pool *pool, int poison, const mp3_pcm *in,
+                  const mp3_setting *s, mp3_buf *out, uint64_t *speculated)
 {
     ct_mp3_settings cs;
     ct_mp3_encoder *enc;
@@ -48,7 +48,8 @@ static int encode(ct_pool *pool, int poison, const mp3_pcm *in, const mp3_settin
     int ret;
 
     mp3_to_settings(in, s, &cs);
-    ret = ct_mp3_encoder_new_ring(pool, &cs, poison < 0 ? 0 : RING, &enc, err, sizeof(err));
+    ret = ct_mp3_encoder_new_ring(pool, &cs, poison < 0 ? 0 : RING, &enc, err,
+                                  sizeof(err));
     if (ret != CT_OK) {
         fprintf(stderr, "ct_mp3_encoder_new_ring: %s\n", err);
         return ret;
@@ -70,8 +71,8 @@ typedef struct counts {
     uint64_t speculated;
 } counts;
 
-static void run_input(ct_pool *pool, const mp3_pcm *in, const mp3_setting *settings,
-                      int num_settings, counts *c)
+static void run_input(ct_pool *pool, const mp3_pcm *in,
+                      const mp3_setting *settings, int num_settings, counts *c)
 {
     for (int i = 0; i < num_settings; i++) {
         char name[512];
@@ -81,20 +82,24 @@ static void run_input(ct_pool *pool, const mp3_pcm *in, const mp3_setting *setti
             mp3_buf ours = {0};
             uint64_t speculated = 0;
             int ret;
-            if (p == 0 && encode(NULL, -1, in, &settings[i], &ref, NULL) != CT_OK) {
+            if (p == 0 &&
+                encode(NULL, -1, in, &settings[i], &ref, NULL) != CT_OK) {
                 printf("FAIL %s: the sequential chain failed\n", name);
                 c->run++;
                 break;
             }
-            ret = encode(pool, poisons[p], in, &settings[i], &ours, &speculated);
+            ret =
+                encode(pool, poisons[p], in, &settings[i], &ours, &speculated);
             c->run++;
             c->speculated += speculated;
-            if (ret == CT_OK && ours.size == ref.size
-                && memcmp(ours.data, ref.data, ref.size) == 0)
+            if (ret == CT_OK && ours.size == ref.size &&
+                memcmp(ours.data, ref.data, ref.size) == 0)
                 c->identical++;
             else
-                printf("FAIL %s poison 0x%02X: %s, %zu vs %zu bytes, first difference at "
-                       "byte %zu\n", name, poisons[p], ret == CT_OK ? "ok" : ct_strerror(ret),
+                printf("FAIL %s poison 0x%02X: %s, %zu vs %zu bytes, first "
+                       "difference at "
+                       "byte %zu\n",
+                       name, poisons[p], ret == CT_OK ? "ok" : ct_strerror(ret),
                        ours.size, ref.size, mp3_first_difference(&ours, &ref));
             free(ours.data);
         }
@@ -128,10 +133,9 @@ int main(int argc, char **argv)
         if (mp3_read_clip(corpus, names[k], &in) != 0) {
             printf("FAIL %s: unreadable\n", names[k]);
             c.run++;
-        }
-        else {
-            if (in.frames > (long) CLIP_SECONDS * in.rate)
-                in.frames = (long) CLIP_SECONDS * in.rate;
+        } else {
+            if (in.frames > (long)CLIP_SECONDS * in.rate)
+                in.frames = (long)CLIP_SECONDS * in.rate;
             run_all(pool, &in, &c);
             free(in.samples);
         }
@@ -146,7 +150,8 @@ int main(int argc, char **argv)
     }
     ct_pool_unref(pool);
     printf("%llu CBR/ABR frames speculated on the poisoned scratch states\n",
-           (unsigned long long) c.speculated);
-    printf("%d of %d identical (%.1f s)\n", c.identical, c.run, ct_clock_seconds() - t0);
+           (unsigned long long)c.speculated);
+    printf("%d of %d identical (%.1f s)\n", c.identical, c.run,
+           ct_clock_seconds() - t0);
     return c.identical == c.run && c.run > 0 && c.speculated > 0 ? 0 : 1;
 }
