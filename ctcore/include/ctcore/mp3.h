@@ -42,8 +42,9 @@ typedef struct ct_mp3_settings {
     int sample_rate;          /* of the input: 32000, 44100 or 48000 */
     int channels;             /* of the input: 1 or 2 */
     ct_mp3_rate_control rate_control;
-    float vbr_quality;        /* -V: 0 (best) .. 9.999; default 4 */
-    int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr) */
+    float vbr_quality;        /* -V: 0 (best) up to, not including, 10 */
+    int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr):
+                                 8 .. 320 */
     int quality;              /* -q: 0 (best) .. 9; -1 = LAME's default */
     ct_mp3_channel_mode mode; /* -m */
     int replaygain;           /* ReplayGain analysis into the tag (CLI: on) */
@@ -53,7 +54,9 @@ typedef struct ct_mp3_settings {
                                  these paths) */
 } ct_mp3_settings;
 
-/* lame's CLI defaults: -V 4, joint stereo, ReplayGain and LAME tag on. */
+/* lame's CLI defaults for 44.1 kHz stereo input: -V 4 (bitrate 128 for
+ * -b and --abr), LAME's quality and channel mode (joint stereo for two
+ * channels), ReplayGain and the LAME tag on; simd CT_SIMD_AUTO. */
 CT_API void ct_mp3_settings_default(ct_mp3_settings *settings);
 
 typedef struct ct_mp3_encoder ct_mp3_encoder;
