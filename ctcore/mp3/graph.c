@@ -1,9 +1,10 @@
 /*
  * The frames of an MP3 stream: the sequential chain on one worker (at the
  * end of this comment), else the frame ring: one stream spread over the
- * pool's workers, frame by frame, as an ordered pipeline (runtime/pipeline.h) over a ring of slots.
- * Each frame takes one slot (ct_mp3_frame_slot, graph.h: its per-frame
- * record) from Dispatch to the consumer and passes the nodes in order; a
+ * pool's workers, frame by frame, as an ordered pipeline
+ * (runtime/pipeline.h) over a ring of slots. Each frame takes one slot
+ * (ct_mp3_frame_slot, graph.h: its per-frame record) from Dispatch to the
+ * consumer and passes the nodes in order; a
  * serial node takes the frames one at a time in frame order and is the
  * only one that carries state from frame to frame, a parallel node (×N)
  * takes any frames at once and carries nothing that reaches the bytes
