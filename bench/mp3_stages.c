@@ -24,6 +24,7 @@
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "lame_flags.h"
+#include "mp3/encoder.h"
 #include "mp3/graph.h"
 #include "runtime/pipeline.h"
 #include "wav.h"

@@ -605,11 +605,11 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   frame_samples = mpeg_audio_version (self->out_rate) == 1 ? 1152 : 576;
   delay = ct_mp3_encoder_delay (self->encoder);
   latency = gst_util_uint64_scale_int (frame_samples + delay +
-      ct_mp3_encoder_ring_frames (self->encoder) * frame_samples, GST_SECOND,
+      ct_mp3_encoder_frames_in_flight (self->encoder) * frame_samples, GST_SECOND,
       self->out_rate);
   GST_DEBUG_OBJECT (self, "%d thread(s), a ring of %d frame(s), latency %"
       GST_TIME_FORMAT, ct_pool_threads (self->pool),
-      ct_mp3_encoder_ring_frames (self->encoder), GST_TIME_ARGS (latency));
+      ct_mp3_encoder_frames_in_flight (self->encoder), GST_TIME_ARGS (latency));
   gst_audio_encoder_set_latency (encoder, latency, latency);
   /* No lookahead: as lamemp3enc's, the frames are timestamped where a
    * decoder puts their samples, the encoder delay included (the LAME tag

@@ -7,6 +7,7 @@
 #include "wav.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/errbuf.h"
@@ -171,4 +172,28 @@ void ct_wav_close(ct_wav_reader *wav)
     if (wav->file)
         fclose(wav->file);
     wav->file = NULL;
+}
+
+int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
+                    char *errbuf, size_t errbuf_size)
+{
+    *pcm = NULL;
+    if (ct_wav_open(wav, path, errbuf, errbuf_size) != 0)
+        return -1;
+    if (wav->frames > (uint64_t)(SIZE_MAX / 4 - 1))
+        return fail(wav, errbuf, errbuf_size, "%s: too large", path);
+    /* one more, so that an empty file gets a buffer too */
+    *pcm = malloc(((size_t)wav->frames + 1) * (size_t)wav->channels *
+                  sizeof(int16_t));
+    if (!*pcm)
+        return fail(wav, errbuf, errbuf_size, "%s: out of memory", path);
+    if (ct_wav_read(wav, *pcm, (size_t)wav->frames, errbuf, errbuf_size) !=
+        (long)wav->frames) {
+        free(*pcm);
+        *pcm = NULL;
+        ct_wav_close(wav);
+        return -1;
+    }
+    ct_wav_close(wav);
+    return 0;
 }

@@ -1,7 +1,7 @@
 /*
  * RIFF/WAVE reader for 16-bit PCM with 1 or 2 channels: the input format of
  * lame's tests and of the audio corpus. Reads the samples in chunks, so that
- * a long file need not fit in memory.
+ * a long file need not fit in memory, or (the tests) all at once.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -36,5 +36,14 @@ long ct_wav_read(ct_wav_reader *wav, int16_t *pcm, size_t max_frames,
                  char *errbuf, size_t errbuf_size);
 
 void ct_wav_close(ct_wav_reader *wav);
+
+/*
+ * Reads a whole WAV file: wav->sample_rate, channels and frames as
+ * ct_wav_open leaves them (the reader closed), and *pcm, malloc()ed, all
+ * of its samples interleaved in host byte order (the caller frees them).
+ * Returns 0, or -1 with a message in errbuf (*pcm is then NULL).
+ */
+int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
+                    char *errbuf, size_t errbuf_size);
 
 #endif

@@ -610,8 +610,6 @@ static void init_defaults(ct_mp3_state *gfc)
     gfc->ov_enc.encoder_delay = ENCDELAY;
 
     gfc->ov_rpg.RadioGain = 0;
-    gfc->ov_rpg.noclipGainChange = 0;
-    gfc->ov_rpg.noclipScale = -1.0;
 }
 
 /* The lame_set_* calls of the CLI (frontend/parse.c) for our settings. */
@@ -779,8 +777,6 @@ static int init_params(ct_mp3_state *gfc)
         return CT_EINVAL;
     if (gfp->num_channels < 1 || 2 < gfp->num_channels)
         return CT_EINVAL;
-
-    cfg->enforce_min_bitrate = gfp->VBR_hard_min;
 
     cfg->vbr = gfp->VBR;
     cfg->error_protection = gfp->error_protection;
@@ -1078,7 +1074,6 @@ static int init_params(ct_mp3_state *gfc)
     /* lame_init_bitstream (no ID3 tag: the CLI writes its tags itself; no
      * bitrate and block type histograms: only LAME's frontend reads them) */
     gfc->ov_enc.frame_number = 0;
-    gfc->ov_rpg.PeakSample = 0.0;
     if (gfc->cfg.write_lame_tag)
         ct_mp3_init_vbr_tag(gfc);
 
@@ -1092,8 +1087,6 @@ static int init_params(ct_mp3_state *gfc)
         if (!ct_mp3_init_gain_analysis(&gfc->sv_rpg.rgdata, cfg->samplerate_out))
             cfg->findReplayGain = 0;
     }
-
-    gfc->lame_init_params_successful = 1;
     return CT_OK;
 }
 

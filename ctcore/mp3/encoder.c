@@ -1,18 +1,8 @@
 /*
- * The public MP3 encoder: LAME's lame_encode_buffer, lame_encode_flush and
- * lame_get_lametag_frame flow behind ctcore/mp3.h's send/receive API, and
- * the cutting of the byte stream into frames.
- *
- * The input is handed to the encoding in pieces of one frame's length, as
- * the lame CLI reads it (get_audio: lame_get_framesize() samples per call),
- * so that the output does not depend on how the caller splits its samples
- * (the resampler's arithmetic does).
- *
- * With a pool of more than one worker, the frames go through the frame
- * ring of graph.c instead of ct_mp3_encode_frame: this file's input side
- * hands each frame's window to its Dispatch node, and the ring hands the
- * finished frames' bytes back, in order, to the byte FIFO. Otherwise the
- * sequential chain runs on the calling thread.
+ * The public MP3 encoder, ctcore/mp3.h: the settings' checks, the input cut
+ * into pieces of one frame's length (as the lame CLI hands them to
+ * lame_encode_buffer: input.c), the byte FIFO the graph's frames arrive in
+ * and its cutting into packets, lame_get_lametag_frame.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from LAME 3.100 libmp3lame/lame.c (LGPL-2.0-or-later, the LAME
@@ -20,24 +10,18 @@
  */
 #include "ctcore/mp3.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/errbuf.h"
-#include "bitstream.h"
 #include "config.h"
-#include "frame.h"
+#include "encoder.h"
 #include "graph.h"
+#include "input.h"
 #include "lametag.h"
-#include "replaygain.h"
-#include "resample.h"
 #include "state.h"
 #include "tables.h"
 
-/* The most bytes one call of copy_buffer can hand out: the whole bit
- * stream buffer. */
-#define OUT_RESERVE CT_MP3_BUFFER_SIZE
 /* The largest frame: 320 kbit/s at 32 kHz, padded (LAME tag frames are no
  * larger). */
 #define MAX_FRAME_BYTES 1441
@@ -45,7 +29,7 @@
 struct ct_mp3_encoder {
     ct_mp3_settings settings;
     ct_mp3_state *gfc;
-    ct_mp3_graph *graph;    /* the frame ring, or NULL: the sequential chain */
+    ct_mp3_graph *graph;    /* the sequential chain or the frame ring */
     int chunk;              /* samples per encode call: the CLI's framesize */
     int16_t *pending;       /* interleaved input waiting for a full chunk */
     int pending_frames;
@@ -105,33 +89,8 @@ static int reserve_bytes(ct_mp3_encoder *enc, size_t need)
     return CT_OK;
 }
 
-/* Room for one copy_buffer at the end of the FIFO. */
-static int reserve_out(ct_mp3_encoder *enc)
-{
-    return reserve_bytes(enc, OUT_RESERVE);
-}
-
-/* The state that holds the bit stream: the Encode node's on the ring. */
-static ct_mp3_state *bitstream_state(ct_mp3_encoder *enc)
-{
-    return enc->graph != NULL ? ct_mp3_graph_encode_state(enc->graph) : enc->gfc;
-}
-
-static int copy_out(ct_mp3_encoder *enc, int mp3data)
-{
-    int n;
-    int ret = reserve_out(enc);
-    if (ret != CT_OK)
-        return ret;
-    n = ct_mp3_copy_buffer(bitstream_state(enc), enc->out + enc->out_len,
-                           (int) (enc->out_cap - enc->out_len), mp3data);
-    if (n < 0)
-        return CT_EINVAL;
-    enc->out_len += (size_t) n;
-    return CT_OK;
-}
-
-/* The ring's sink: a finished frame's bytes into the FIFO. */
+/* The graph's sink: a finished frame's bytes (or the bit stream's) into
+ * the FIFO. */
 static int append_out(void *ctx, const unsigned char *data, size_t size)
 {
     ct_mp3_encoder *enc = ctx;
@@ -141,13 +100,6 @@ static int append_out(void *ctx, const unsigned char *data, size_t size)
     memcpy(enc->out + enc->out_len, data, size);
     enc->out_len += size;
     return CT_OK;
-}
-
-/* Frames encoded, or on the ring dispatched. */
-static int frames_started(const ct_mp3_encoder *enc)
-{
-    return enc->graph != NULL ? (int) ct_mp3_graph_frames(enc->graph)
-                              : enc->gfc->ov_enc.frame_number;
 }
 
 /* The length of the frame whose header starts at p, 0 if p holds no
@@ -167,234 +119,6 @@ static size_t frame_length(const unsigned char *p)
     if (kbps <= 0 || rate <= 0)
         return 0;
     return (size_t) ((id == 3 ? 144000 : 72000) * kbps / rate + padding);
-}
-
-/* ---- lame.c: the encoding of PCM ---------------------------------------- */
-
-/* calcNeeded: the samples mfbuf must hold to encode a frame. */
-static int calc_needed(const ct_mp3_config *cfg)
-{
-    int mf_needed;
-    int pcm_samples_per_frame = 576 * cfg->mode_gr;
-
-    mf_needed = BLKSIZE + pcm_samples_per_frame - FFTOFFSET; /* amount needed for FFT */
-    if (mf_needed < 512 + pcm_samples_per_frame - 32)
-        mf_needed = 512 + pcm_samples_per_frame - 32;
-    return mf_needed;
-}
-
-/* lame_encode_buffer_sample_t: nsamples of sv_enc.in_buffer_0/1 into mfbuf
- * (resampled when needed), encoding every frame that becomes complete. */
-static int encode_buffer_sample_t(ct_mp3_encoder *enc, int nsamples)
-{
-    ct_mp3_state *const gfc = enc->gfc;
-    ct_mp3_config const *const cfg = &gfc->cfg;
-    ct_mp3_enc_state *const esv = &gfc->sv_enc;
-    int pcm_samples_per_frame = 576 * cfg->mode_gr;
-    int i, ch, mf_needed, ret;
-    float *mfbuf[2];
-    const float *in_buffer[2];
-
-    if (nsamples == 0)
-        return CT_OK;
-
-    /* copy out any tags that may have been written into bitstream (on the
-     * ring only before its first frame, while no node touches the bit
-     * stream; there is nothing to copy after a frame) */
-    if (enc->graph == NULL || ct_mp3_graph_frames(enc->graph) == 0) {
-        ret = copy_out(enc, 0);
-        if (ret != CT_OK)
-            return ret;
-    }
-
-    in_buffer[0] = esv->in_buffer_0;
-    in_buffer[1] = esv->in_buffer_1;
-
-    mf_needed = calc_needed(cfg);
-
-    mfbuf[0] = esv->mfbuf[0];
-    mfbuf[1] = esv->mfbuf[1];
-
-    while (nsamples > 0) {
-        int n_in = 0;  /* number of input samples processed with fill_buffer */
-        int n_out = 0; /* number of samples output with fill_buffer */
-
-        /* copy in new samples into mfbuf, with resampling */
-        ct_mp3_fill_buffer(gfc, mfbuf, in_buffer, nsamples, &n_in, &n_out);
-
-        /* compute ReplayGain of resampled input if requested */
-        if (cfg->findReplayGain)
-            if (!ct_mp3_analyze_samples(&gfc->sv_rpg.rgdata, &gfc->dsp.replaygain,
-                                        &mfbuf[0][esv->mf_size],
-                                        &mfbuf[1][esv->mf_size], n_out,
-                                        cfg->channels_out))
-                return CT_EINVAL;
-
-        /* update in_buffer counters */
-        nsamples -= n_in;
-        in_buffer[0] += n_in;
-        if (cfg->channels_out == 2)
-            in_buffer[1] += n_in;
-
-        /* update mfbuf[] counters */
-        esv->mf_size += n_out;
-
-        /* the flush sets mf_samples_to_encode to 0 */
-        if (esv->mf_samples_to_encode < 1) {
-            esv->mf_samples_to_encode = ENCDELAY + POSTDELAY;
-        }
-        esv->mf_samples_to_encode += n_out;
-
-        if (esv->mf_size >= mf_needed && enc->graph != NULL) {
-            ret = ct_mp3_graph_dispatch(enc->graph, (const float *const *) mfbuf);
-            if (ret != CT_OK)
-                return ret;
-        }
-        else if (esv->mf_size >= mf_needed) {
-            int n;
-            ret = reserve_out(enc);
-            if (ret != CT_OK)
-                return ret;
-            n = ct_mp3_encode_frame(gfc, mfbuf[0], mfbuf[1], enc->out + enc->out_len,
-                                    (int) (enc->out_cap - enc->out_len));
-            if (n < 0)
-                return CT_EINVAL;
-            enc->out_len += (size_t) n;
-        }
-        if (esv->mf_size >= mf_needed) {
-            /* shift out old samples */
-            esv->mf_size -= pcm_samples_per_frame;
-            esv->mf_samples_to_encode -= pcm_samples_per_frame;
-            for (ch = 0; ch < cfg->channels_out; ch++)
-                for (i = 0; i < esv->mf_size; i++)
-                    mfbuf[ch][i] = mfbuf[ch][i + pcm_samples_per_frame];
-        }
-    }
-    return CT_OK;
-}
-
-/* lame_encode_buffer (16-bit samples): lame_copy_inbuffer's transform
- * (scaling, downmix) into sv_enc.in_buffer_0/1, then the encoding. */
-static int encode_buffer(ct_mp3_encoder *enc, const int16_t *pcm, int nsamples)
-{
-    ct_mp3_state *const gfc = enc->gfc;
-    ct_mp3_config const *const cfg = &gfc->cfg;
-    ct_mp3_enc_state *const esv = &gfc->sv_enc;
-    int const jump = cfg->channels_in;
-    const int16_t *bl = pcm;
-    const int16_t *br = cfg->channels_in > 1 ? pcm + 1 : pcm;
-    float m[2][2];
-    int i;
-
-    if (nsamples == 0)
-        return CT_OK;
-
-    /* apply user defined re-scaling (s = 1.0 for 16-bit input) */
-    m[0][0] = 1.0f * cfg->pcm_transform[0][0];
-    m[0][1] = 1.0f * cfg->pcm_transform[0][1];
-    m[1][0] = 1.0f * cfg->pcm_transform[1][0];
-    m[1][1] = 1.0f * cfg->pcm_transform[1][1];
-
-    for (i = 0; i < nsamples; i++) {
-        float const xl = *bl;
-        float const xr = *br;
-        float const u = xl * m[0][0] + xr * m[0][1];
-        float const v = xl * m[1][0] + xr * m[1][1];
-        esv->in_buffer_0[i] = u;
-        esv->in_buffer_1[i] = v;
-        bl += jump;
-        br += jump;
-    }
-    return encode_buffer_sample_t(enc, nsamples);
-}
-
-/* save_gain_values: the ReplayGain of the whole stream, for the tag. */
-static void save_gain_values(ct_mp3_state *gfc)
-{
-    if (gfc->cfg.findReplayGain) {
-        float const RadioGain = ct_mp3_get_title_gain(&gfc->sv_rpg.rgdata);
-        /* NEQ(RadioGain, GAIN_NOT_ENOUGH_SAMPLES) of machine.h */
-        double const a = fabs(RadioGain), b = fabs((double) CT_MP3_GAIN_NOT_ENOUGH_SAMPLES);
-        int const eq = a > b ? fabs(RadioGain - CT_MP3_GAIN_NOT_ENOUGH_SAMPLES) <= a * 1e-6f
-                             : fabs(RadioGain - CT_MP3_GAIN_NOT_ENOUGH_SAMPLES) <= b * 1e-6f;
-        if (!eq) {
-            gfc->ov_rpg.RadioGain = (int) floor(RadioGain * 10.0 + 0.5); /* round to nearest */
-        }
-        else {
-            gfc->ov_rpg.RadioGain = 0;
-        }
-    }
-}
-
-/* lame_encode_flush: zeros until every input sample is in a frame, then
- * the end of the bit stream. */
-static int encode_flush(ct_mp3_encoder *enc)
-{
-    ct_mp3_state *const gfc = enc->gfc;
-    ct_mp3_config const *const cfg = &gfc->cfg;
-    ct_mp3_enc_state *const esv = &gfc->sv_enc;
-    static const int16_t zeros[2 * 1152];
-    int end_padding, frames_left, samples_to_encode, pcm_samples_per_frame, mf_needed;
-    double resample_ratio = 1;
-    int ret;
-
-    /* Was flush already called? */
-    if (esv->mf_samples_to_encode < 1) {
-        return CT_OK;
-    }
-    pcm_samples_per_frame = 576 * cfg->mode_gr;
-    mf_needed = calc_needed(cfg);
-
-    samples_to_encode = esv->mf_samples_to_encode - POSTDELAY;
-
-    if (ct_mp3_is_resampling_necessary(cfg)) {
-        resample_ratio = (double) cfg->samplerate_in / (double) cfg->samplerate_out;
-        /* delay due to resampling; needs to be fixed, if resampling code
-         * gets changed */
-        samples_to_encode += 16. / resample_ratio;
-    }
-    end_padding = pcm_samples_per_frame - (samples_to_encode % pcm_samples_per_frame);
-    if (end_padding < 576)
-        end_padding += pcm_samples_per_frame;
-    gfc->ov_enc.encoder_padding = end_padding;
-
-    frames_left = (samples_to_encode + end_padding) / pcm_samples_per_frame;
-    while (frames_left > 0) {
-        int const frame_num = frames_started(enc);
-        int bunch = mf_needed - esv->mf_size;
-
-        bunch *= resample_ratio;
-        if (bunch > 1152)
-            bunch = 1152;
-        if (bunch < 1)
-            bunch = 1;
-
-        /* send in a frame of 0 padding until all internal sample buffers
-         * are flushed */
-        ret = encode_buffer(enc, zeros, bunch);
-        if (ret != CT_OK)
-            return ret;
-        {   /* even a single pcm sample can produce several frames */
-            int const new_frames = frames_started(enc) - frame_num;
-            if (new_frames > 0)
-                frames_left -= new_frames;
-        }
-    }
-    /* so that a second flush does nothing */
-    esv->mf_samples_to_encode = 0;
-
-    save_gain_values(gfc);
-    /* the ring: every frame's bytes out, the Encode state idle and given
-     * what the tag reads of the input side */
-    if (enc->graph != NULL) {
-        ret = ct_mp3_graph_finish(enc->graph);
-        if (ret != CT_OK)
-            return ret;
-    }
-
-    /* mp3 related stuff. bit buffer might still contain some mp3 data */
-    ct_mp3_flush_bitstream(bitstream_state(enc));
-    return copy_out(enc, 1);
 }
 
 /* ---- the public API ----------------------------------------------------- */
@@ -456,11 +180,9 @@ static int start_stream(ct_mp3_encoder *enc)
     return CT_OK;
 }
 
-/* ring: the slots of the frame ring, 0 for the default; use_ring: the ring
- * even on one worker. */
+/* ring: the slots of the frame ring, 0 for the default (ct_mp3_graph_new). */
 static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
-                       int use_ring, ct_mp3_encoder **encoder, char *errbuf,
-                       size_t errbuf_size)
+                       ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
 {
     ct_mp3_encoder *enc;
     int ret;
@@ -485,14 +207,12 @@ static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ri
         ct_mp3_encoder_free(enc);
         return ct_errbuf_set(errbuf, errbuf_size, ret, "settings refused by LAME's set-up");
     }
-    if (use_ring || ct_pool_threads(pool) > 1) {
-        enc->graph = ct_mp3_graph_new(pool, enc->gfc, ring, append_out, enc);
-        if (enc->graph == NULL) {
-            ct_mp3_encoder_free(enc);
-            return ct_errbuf_set(errbuf, errbuf_size, CT_ENOMEM, "out of memory");
-        }
-        ct_mp3_graph_start(enc->graph);
+    enc->graph = ct_mp3_graph_new(pool, enc->gfc, ring, append_out, enc);
+    if (enc->graph == NULL) {
+        ct_mp3_encoder_free(enc);
+        return ct_errbuf_set(errbuf, errbuf_size, CT_ENOMEM, "out of memory");
     }
+    ct_mp3_graph_start(enc->graph);
     *encoder = enc;
     return CT_OK;
 }
@@ -500,13 +220,13 @@ static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ri
 int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
                        ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
 {
-    return encoder_new(pool, settings, 0, 0, encoder, errbuf, errbuf_size);
+    return encoder_new(pool, settings, 0, encoder, errbuf, errbuf_size);
 }
 
 int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
                             ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
 {
-    return encoder_new(pool, settings, ring, ring > 0, encoder, errbuf, errbuf_size);
+    return encoder_new(pool, settings, ring, encoder, errbuf, errbuf_size);
 }
 
 ct_mp3_graph *ct_mp3_encoder_graph(ct_mp3_encoder *encoder)
@@ -543,7 +263,8 @@ int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t fram
         pcm += n * channels;
         frames -= n;
         if (encoder->pending_frames == encoder->chunk) {
-            int const ret = encode_buffer(encoder, encoder->pending, encoder->chunk);
+            int const ret = ct_mp3_input_encode(encoder->gfc, encoder->graph, encoder->pending,
+                                                encoder->chunk);
             encoder->pending_frames = 0;
             if (ret != CT_OK)
                 return encoder->failed = ret;
@@ -552,15 +273,15 @@ int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t fram
     return CT_OK;
 }
 
-/* On the ring, when the FIFO holds no whole frame: the frames finished,
+/* When the FIFO holds no whole frame: the frames the ring has finished,
  * waiting for the oldest when the ring is full. Returns CT_OK when it got
- * some, CT_EAGAIN when none. */
+ * some, CT_EAGAIN when none (always on the sequential chain). */
 static int pull_frames(ct_mp3_encoder *enc)
 {
     size_t in_flight, popped;
     int ret;
 
-    if (enc->graph == NULL || enc->drained)
+    if (enc->drained)
         return CT_EAGAIN;
     in_flight = ct_mp3_graph_in_flight(enc->graph);
     if (in_flight == 0)
@@ -630,14 +351,15 @@ int ct_mp3_drain(ct_mp3_encoder *encoder)
         return encoder->failed;
     if (encoder->drained)
         return CT_OK;
-    ret = encode_buffer(encoder, encoder->pending, encoder->pending_frames);
+    ret = ct_mp3_input_encode(encoder->gfc, encoder->graph, encoder->pending,
+                              encoder->pending_frames);
     encoder->pending_frames = 0;
     if (ret == CT_OK)
-        ret = encode_flush(encoder);
+        ret = ct_mp3_input_flush(encoder->gfc, encoder->graph);
     if (ret != CT_OK)
         return encoder->failed = ret;
     if (encoder->gfc->cfg.write_lame_tag) {
-        encoder->lametag_size = ct_mp3_get_lametag_frame(bitstream_state(encoder),
+        encoder->lametag_size = ct_mp3_get_lametag_frame(ct_mp3_graph_encode_state(encoder->graph),
                                                          encoder->lametag,
                                                          sizeof(encoder->lametag));
         if (encoder->lametag_size > sizeof(encoder->lametag))
@@ -676,7 +398,7 @@ int ct_mp3_output_rate(const ct_mp3_encoder *encoder)
     return encoder->gfc->cfg.samplerate_out;
 }
 
-int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder)
+int ct_mp3_encoder_frames_in_flight(const ct_mp3_encoder *encoder)
 {
-    return encoder->graph != NULL ? (int) ct_mp3_graph_ring(encoder->graph) : 0;
+    return (int) ct_mp3_graph_ring(encoder->graph);
 }

@@ -99,10 +99,10 @@ void ct_mp3_frame_vbr_prepare(const ct_mp3_state *gfc, const ct_mp3_frame *fr, i
  * fr, as the Encode step would find them. */
 int ct_mp3_frame_loop_resolve(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext);
 /* CBR/ABR, frame-local: ct_mp3_loop_prepare of l3_side and, if
- * speculate, ct_mp3_loop_speculate on scratch (a copy of the encoder's
- * state, the worker's own) from the step size search start search[ch],
- * with the frame's padding and ATH.adjust_factor; fr's pe smoothed by
- * ct_mp3_frame_loop_resolve. */
+ * speculate, ct_mp3_loop_speculate on scratch (the worker's own copy of
+ * the quantization part of the encoder's state, state.h) from the step
+ * size search start search[ch], with the frame's padding and
+ * ATH.adjust_factor; fr's pe smoothed by ct_mp3_frame_loop_resolve. */
 void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_ext,
                               int padding, float ath_adjust_factor, int speculate,
                               int search[2][2], ct_mp3_side_info *l3_side,

@@ -1,8 +1,10 @@
 /*
- * The MP3 frame ring: one stream spread over the pool's workers, frame by
- * frame, as an ordered pipeline (runtime/pipeline.h) over a ring of slots.
- * Each frame takes one slot (ct_mp3_frame_slot, graph.h: its per-frame
- * record) from Dispatch to the consumer and passes the nodes in order; a
+ * The frames of an MP3 stream: the sequential chain on one worker (at the
+ * end of this comment), else the frame ring: one stream spread over the
+ * pool's workers, frame by frame, as an ordered pipeline
+ * (runtime/pipeline.h) over a ring of slots. Each frame takes one slot
+ * (ct_mp3_frame_slot, graph.h: its per-frame record) from Dispatch to the
+ * consumer and passes the nodes in order; a
  * serial node takes the frames one at a time in frame order and is the
  * only one that carries state from frame to frame, a parallel node (×N)
  * takes any frames at once and carries nothing that reaches the bytes
@@ -10,7 +12,7 @@
  * Encode checks). The edges are the slot's fields.
  *
  *   PCM
- *    │    encoder.c, caller's thread: chunks of one frame's length,
+ *    │    encoder.c, input.c, caller's thread: chunks of one frame's length,
  *    │    lame_encode_buffer's transform, fill_buffer / resampling,
  *    │    ReplayGain (carries: resampler, mfbuf, the ReplayGain filters)
  *   Dispatch ────────── the frame's window into the next slot, push (serial,
@@ -49,21 +51,28 @@
  *   bytes ───────────── to the consumer in frame order (encoder.c's FIFO)
  *
  * The state: the encoder's ct_mp3_state (gfc) holds the constants every
- * node reads and the state Dispatch (encoder.c) and Resolve carry, in
+ * node reads and the state Dispatch (input.c) and Resolve carry, in
  * fields no other node touches while frames are in flight. Encode carries
- * its state in a copy of gfc taken at the start of the stream: the
+ * its state in its own ct_mp3_state, a copy of gfc's bit stream part and
+ * quantization part (state.h) taken at the start of the stream: the
  * quantization loops read ATH.adjust_factor, which Resolve sets for frames
- * further on, so Encode has its own, set from the frame's record. The one
- * value that crosses from quantization back to the model, masking_lower,
- * is a function of the rate control and the frame's last block type: Resolve
+ * further on, so Encode has its own, set from the frame's record. Each
+ * CBR/ABR Search worker has a scratch state, a copy of the quantization
+ * part. The copies span whole parts, so a field added to a part is in
+ * them; tests/mp3/state.c fills the rest with garbage. The one value that
+ * crosses from quantization back to the model, masking_lower, is a
+ * function of the rate control and the frame's last block type: Resolve
  * sets it (ct_mp3_set_masking_lower), where LAME's loop leaves it.
  *
  * Kernels don't know about tasks: every node below only moves a frame's
  * data between its slot and the state of the node and calls the stages of
- * frame.h, psy.h, mdct.h and quantize.h. On one worker the ring runs every
- * frame through all nodes at its dispatch, which writes the bytes of the
- * sequential chain (encoder.c runs that chain itself then, unless a test
- * asks for the ring).
+ * frame.h, psy.h, mdct.h and quantize.h.
+ *
+ * The sequential chain: with a pool of one worker (or none) and no ring
+ * asked for, there is no ring: Dispatch runs ct_mp3_encode_frame, LAME's
+ * lame_encode_mp3_frame, on gfc and hands the bytes to the sink. A ring on
+ * one worker (tests, bench) runs every frame through all nodes at its
+ * dispatch, which writes the same bytes.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * New in ct.
@@ -74,6 +83,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bitstream.h"
 #include "frame.h"
 #include "../runtime/pipeline.h"
 #include "common/clock.h"
@@ -81,8 +91,11 @@
 struct ct_mp3_graph {
     ct_mp3_state *gfc;
     const ct_mp3_config *cfg;
-    ct_pipeline *pipeline;
-    size_t ring;
+    ct_pipeline *pipeline; /* NULL: the sequential chain */
+    size_t ring;           /* 0 on the sequential chain */
+    /* The bytes of the sequential chain's frame, or of the bit stream
+     * (ct_mp3_graph_bitstream_out), on their way to the sink. */
+    unsigned char *out;
     ct_mp3_frame_slot *slots;
     int vbr;           /* VBR: the Search node runs */
 
@@ -102,7 +115,9 @@ struct ct_mp3_graph {
     float sb_carry[2][18][SBLIMIT];
 
     /* Node Search, CBR/ABR: each worker's scratch copy of the encoder's
-     * state for the speculative loop. */
+     * state for the speculative loop: its quantization part (state.h,
+     * 307 of its 547 KB). The rest (the flags, the bit stream, the model's
+     * and ReplayGain's state) is never touched and stays unmapped zeros. */
     ct_mp3_state **scratch;
     int n_scratch;
     /* Speculate on a frame only when it is this many frames or more ahead
@@ -114,8 +129,14 @@ struct ct_mp3_graph {
      * OldValue and CurrentStep of channel 0 and 1, a byte each. */
     atomic_uint_fast64_t search_end;
 
-    /* Node Encode: its state. */
+    /* Node Encode: its state, a copy of the bit stream part and the
+     * quantization part of gfc (state.h); the input and analysis part
+     * stays zeros. */
     ct_mp3_state *enc;
+
+    /* Tests (ct_mp3_graph_poison): the byte the parts of the copies that
+     * are not copied are filled with, -1 for none. */
+    int poison;
 
     /* The trace (bench/mp3_stages), or NULL: a row per worker, as nodes
      * of one worker index never run at once. */
@@ -151,11 +172,24 @@ static void slot_input(const ct_mp3_frame_slot *s, const float *inbuf[2])
 
 /* ---- Dispatch (serial, the caller's thread) ----------------------------- */
 
+/* The sequential chain: the frame through every stage on gfc, now. */
+static int encode_sequential(ct_mp3_graph *g, const float *const mfbuf[2])
+{
+    int n = ct_mp3_encode_frame(g->gfc, mfbuf[0], mfbuf[1], g->out, CT_MP3_BUFFER_SIZE);
+    if (n < 0)
+        return CT_EINVAL;
+    g->dispatched++;
+    return g->sink(g->sink_ctx, g->out, (size_t) n);
+}
+
 int ct_mp3_graph_dispatch(ct_mp3_graph *g, const float *const mfbuf[2])
 {
     ct_mp3_frame_slot *s;
     int ch, rc;
     double start;
+
+    if (g->pipeline == NULL)
+        return encode_sequential(g, mfbuf);
 
     while (ct_pipeline_in_flight(g->pipeline) == g->ring) {
         rc = ct_mp3_graph_collect(g, true, NULL);
@@ -328,9 +362,9 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
 int ct_mp3_graph_collect(ct_mp3_graph *g, bool wait, size_t *popped)
 {
     size_t n = 0;
-    int rc;
+    int rc = CT_OK;
 
-    for (;;) {
+    while (g->pipeline != NULL) {
         size_t slot;
         rc = ct_pipeline_peek(g->pipeline, wait, NULL, &slot);
         if (rc == CT_EAGAIN) {
@@ -353,39 +387,42 @@ int ct_mp3_graph_collect(ct_mp3_graph *g, bool wait, size_t *popped)
     return rc;
 }
 
-int ct_mp3_graph_finish(ct_mp3_graph *g)
+int ct_mp3_graph_bitstream_out(ct_mp3_graph *g, int mp3data)
 {
-    int rc = ct_pipeline_drain(g->pipeline);
-    if (rc == CT_OK)
-        rc = ct_mp3_graph_collect(g, false, NULL);
-    if (rc == CT_OK && ct_pipeline_in_flight(g->pipeline) != 0)
-        rc = CT_EINVAL;
-    if (rc != CT_OK)
-        return rc;
-    /* what the tag reads of the input side */
-    g->enc->ov_rpg = g->gfc->ov_rpg;
-    g->enc->ov_enc.encoder_padding = g->gfc->ov_enc.encoder_padding;
-    return CT_OK;
+    int n = ct_mp3_copy_buffer(ct_mp3_graph_encode_state(g), g->out, CT_MP3_BUFFER_SIZE,
+                               mp3data);
+    if (n < 0)
+        return CT_EINVAL;
+    return g->sink(g->sink_ctx, g->out, (size_t) n);
 }
 
-/* A worker's scratch state for the speculation: what the CBR/ABR loops
- * read of the encoder's (quantize*.c, takehiro.c, reservoir.c). The rest
- * (the bit stream, the input buffers, the model's and ReplayGain's state:
- * over 300 of its 550 KB) is never touched and stays unmapped zeros. */
-static void scratch_start(ct_mp3_state *scratch, const ct_mp3_state *gfc)
+int ct_mp3_graph_finish(ct_mp3_graph *g)
 {
-    scratch->flags = gfc->flags;
-    scratch->cfg = gfc->cfg;
-    scratch->l3_side = gfc->l3_side;
-    scratch->scalefac_band = gfc->scalefac_band;
-    scratch->ov_enc = gfc->ov_enc;
-    scratch->sv_enc.ResvSize = gfc->sv_enc.ResvSize;
-    scratch->sv_enc.ResvMax = gfc->sv_enc.ResvMax;
-    scratch->sv_qnt = gfc->sv_qnt;
-    scratch->ATH = gfc->ATH;
-    scratch->cd_psy = gfc->cd_psy;
-    scratch->qtab = gfc->qtab;
-    scratch->dsp = gfc->dsp;
+    if (g->pipeline != NULL) {
+        int rc = ct_pipeline_drain(g->pipeline);
+        if (rc == CT_OK)
+            rc = ct_mp3_graph_collect(g, false, NULL);
+        if (rc == CT_OK && ct_pipeline_in_flight(g->pipeline) != 0)
+            rc = CT_EINVAL;
+        if (rc != CT_OK)
+            return rc;
+        /* what the tag reads of the input side */
+        g->enc->ov_rpg = g->gfc->ov_rpg;
+        g->enc->ov_enc.encoder_padding = g->gfc->ov_enc.encoder_padding;
+    }
+    /* mp3 related stuff. bit buffer might still contain some mp3 data */
+    ct_mp3_flush_bitstream(ct_mp3_graph_encode_state(g));
+    return ct_mp3_graph_bitstream_out(g, 1);
+}
+
+/* The state from offset `part` (state.h: CT_MP3_BITSTREAM_PART,
+ * CT_MP3_QUANTIZE_PART) to its end, into a node's own copy; with poison
+ * (tests), every byte before it set to that byte. */
+static void copy_part(ct_mp3_state *to, const ct_mp3_state *from, size_t part, int poison)
+{
+    if (poison >= 0)
+        memset(to, poison, part);
+    memcpy((unsigned char *) to + part, (const unsigned char *) from + part, sizeof(*to) - part);
 }
 
 /* ---- the graph ---------------------------------------------------------- */
@@ -408,10 +445,20 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
         return NULL;
     g->gfc = gfc;
     g->cfg = cfg;
-    g->vbr = cfg->vbr == CT_MP3_VBR_MT || cfg->vbr == CT_MP3_VBR_MTRH;
-    g->ring = ring > 0 ? ring : ct_pipeline_ring_size(pool);
     g->sink = sink;
     g->sink_ctx = sink_ctx;
+    g->poison = -1;
+    g->n_workers = ct_pool_threads(pool);
+    g->out = malloc(CT_MP3_BUFFER_SIZE);
+    if (g->out == NULL) {
+        ct_mp3_graph_free(g);
+        return NULL;
+    }
+    if (ring == 0 && g->n_workers <= 1)
+        return g; /* the sequential chain */
+
+    g->vbr = cfg->vbr == CT_MP3_VBR_MT || cfg->vbr == CT_MP3_VBR_MTRH;
+    g->ring = ring > 0 ? ring : ct_pipeline_ring_size(pool);
     /* calcNeeded */
     mf_needed = BLKSIZE + 576 * cfg->mode_gr - FFTOFFSET;
     if (mf_needed < 512 + 576 * cfg->mode_gr - 32)
@@ -424,8 +471,7 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
     g->speculate_lag = g->ring / 4;
     g->with_short = 0;
     g->slots = calloc(g->ring, sizeof(*g->slots));
-    g->enc = malloc(sizeof(*g->enc));
-    g->n_workers = ct_pool_threads(pool);
+    g->enc = calloc(1, sizeof(*g->enc));
     if (!g->vbr) {
         g->n_scratch = g->n_workers;
         g->scratch = calloc((size_t) g->n_scratch, sizeof(*g->scratch));
@@ -459,26 +505,41 @@ void ct_mp3_graph_free(ct_mp3_graph *g)
     free(g->trace);
     free(g->slots);
     free(g->enc);
+    free(g->out);
     free(g);
 }
 
 void ct_mp3_graph_stop(ct_mp3_graph *g)
 {
-    ct_pipeline_reset(g->pipeline);
+    if (g->pipeline != NULL)
+        ct_pipeline_reset(g->pipeline);
 }
 
 void ct_mp3_graph_start(ct_mp3_graph *g)
 {
     int i;
 
-    ct_pipeline_reset(g->pipeline);
     g->dispatched = 0;
+    if (g->pipeline == NULL)
+        return;
+    ct_pipeline_reset(g->pipeline);
     memset(g->sb_carry, 0, sizeof(g->sb_carry));
-    memcpy(g->enc, g->gfc, sizeof(*g->enc));
+    copy_part(g->enc, g->gfc, CT_MP3_BITSTREAM_PART, g->poison);
     atomic_store(&g->encoded, 0);
     atomic_store(&g->search_end, 0);
     for (i = 0; i < g->n_scratch; i++)
-        scratch_start(g->scratch[i], g->gfc);
+        copy_part(g->scratch[i], g->gfc, CT_MP3_QUANTIZE_PART, g->poison);
+}
+
+void ct_mp3_graph_poison(ct_mp3_graph *g, int byte)
+{
+    int i;
+
+    g->poison = byte;
+    if (g->enc != NULL)
+        memset(g->enc, byte, CT_MP3_BITSTREAM_PART);
+    for (i = 0; i < g->n_scratch; i++)
+        memset(g->scratch[i], byte, CT_MP3_QUANTIZE_PART);
 }
 
 uint64_t ct_mp3_graph_frames(const ct_mp3_graph *g)
@@ -488,7 +549,7 @@ uint64_t ct_mp3_graph_frames(const ct_mp3_graph *g)
 
 size_t ct_mp3_graph_in_flight(const ct_mp3_graph *g)
 {
-    return ct_pipeline_in_flight(g->pipeline);
+    return g->pipeline != NULL ? ct_pipeline_in_flight(g->pipeline) : 0;
 }
 
 size_t ct_mp3_graph_ring(const ct_mp3_graph *g)
@@ -498,7 +559,7 @@ size_t ct_mp3_graph_ring(const ct_mp3_graph *g)
 
 ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *g)
 {
-    return g->enc;
+    return g->pipeline != NULL ? g->enc : g->gfc;
 }
 
 /* ---- the trace ---------------------------------------------------------- */

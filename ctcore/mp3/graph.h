@@ -1,6 +1,9 @@
 /*
- * The MP3 encoder's frame ring (graph.c): one stream encoded on every
- * worker of a pool, frame by frame, with the bytes of the sequential chain.
+ * The MP3 encoder's frames (graph.c): on one worker the sequential chain,
+ * every frame through the stages of frame.h at its dispatch; on more, the
+ * frame ring, one stream encoded on every worker of a pool, frame by
+ * frame, with the bytes of the sequential chain. Its per-frame record, the
+ * ring's slot, is declared here.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,7 +15,6 @@
 #include <stdint.h>
 
 #include "ctcore/mp3.h"
-#include "ctcore/runtime.h"
 #include "psy.h"
 #include "quantize.h"
 #include "state.h"
@@ -64,15 +66,17 @@ typedef struct ct_mp3_frame_slot {
 
 typedef struct ct_mp3_graph ct_mp3_graph;
 
-/* Receives the bytes each frame hands out, in frame order (the encoder's
- * byte FIFO). Returns CT_OK or a CT_E* code. */
+/* Receives the bytes each frame hands out, in frame order, and the bit
+ * stream's own (the encoder's byte FIFO). Returns CT_OK or a CT_E* code. */
 typedef int (*ct_mp3_graph_sink)(void *ctx, const unsigned char *data, size_t size);
 
 /*
- * The ring of `ring` slots (0: ct_pipeline_ring_size(pool)) on `pool` (one
- * worker or NULL: every frame runs through all nodes on the calling thread
- * at its dispatch) for the encoder state gfc (set up; the graph reads it
- * until freed). NULL when out of memory.
+ * The frames of the encoder state gfc (set up; the graph reads it until
+ * freed) to sink. ring 0: on a pool of more than one worker the ring of
+ * ct_pipeline_ring_size(pool) slots, on one worker or NULL the sequential
+ * chain; ring > 0: a ring of that many slots on any pool (tests, bench:
+ * on one worker every frame runs through all nodes at its dispatch). NULL
+ * when out of memory.
  */
 ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
                                ct_mp3_graph_sink sink, void *sink_ctx);
@@ -82,28 +86,39 @@ void ct_mp3_graph_free(ct_mp3_graph *graph);
 /* Stops every frame in flight and waits for running nodes: gfc may then be
  * set up again. */
 void ct_mp3_graph_stop(ct_mp3_graph *graph);
-/* A new stream on gfc as set up: no frame, the carries at their start. */
+/* A new stream on gfc as set up: no frame, the carries at their start, the
+ * nodes' own states copied from gfc. */
 void ct_mp3_graph_start(ct_mp3_graph *graph);
 
-/* Dispatch: the next frame's window mfbuf[ch][0 .. mf_needed) into the next
- * slot, and on. When the ring is full, finished frames go to the sink
- * first (the calling thread works on the ring while it waits). */
+/* Dispatch: the next frame's window mfbuf[ch][0 .. mf_needed). The
+ * sequential chain encodes it and hands its bytes to the sink; the ring
+ * copies it into the next slot and on. When the ring is full, finished
+ * frames go to the sink first (the calling thread works on the ring while
+ * it waits). */
 int ct_mp3_graph_dispatch(ct_mp3_graph *graph, const float *const mfbuf[2]);
 /* The finished frames, oldest first, to the sink until one is not done;
  * with wait, the oldest in flight at least. *popped (may be NULL): how
- * many. */
+ * many (0 on the sequential chain, where none is in flight). */
 int ct_mp3_graph_collect(ct_mp3_graph *graph, bool wait, size_t *popped);
-/* End of stream: every frame in flight, finished, to the sink; then the
- * input side's results the LAME tag needs (ReplayGain, encoder padding)
- * from gfc into the Encode state. */
+/* The bytes the bit stream holds to the sink (copy_buffer; mp3data: as
+ * the frames' bytes, with the LAME tag's accounting), while no frame is in
+ * flight: before the first frame, the LAME tag's placeholder. */
+int ct_mp3_graph_bitstream_out(ct_mp3_graph *graph, int mp3data);
+/* End of stream: every frame in flight, finished, to the sink; on the
+ * ring, the input side's results the LAME tag needs (ReplayGain, encoder
+ * padding) from gfc into the Encode state; then the end of the bit stream
+ * (flush_bitstream) to the sink. */
 int ct_mp3_graph_finish(ct_mp3_graph *graph);
 
 /* Frames dispatched since the start. */
 uint64_t ct_mp3_graph_frames(const ct_mp3_graph *graph);
+/* Frames dispatched and not yet handed to the sink. */
 size_t ct_mp3_graph_in_flight(const ct_mp3_graph *graph);
+/* The ring's slots, 0 on the sequential chain. */
 size_t ct_mp3_graph_ring(const ct_mp3_graph *graph);
-/* The Encode node's state: the bit stream, the reservoir, the LAME tag's
- * accounting. Only while no frame is in flight. */
+/* The state that holds the bit stream, the reservoir and the LAME tag's
+ * accounting: the Encode node's on the ring, gfc on the sequential chain.
+ * Only while no frame is in flight. */
 ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *graph);
 
 /* The ring's nodes, in the order a frame passes them (graph.c). */
@@ -132,15 +147,11 @@ void ct_mp3_graph_trace_read(const ct_mp3_graph *graph, double seconds[CT_MP3_NU
                              uint64_t *speculated);
 
 /*
- * For tests (encoder.c): ct_mp3_encoder_new on a ring of `ring` slots, on
- * any pool, one worker included (ring > 0: the graph runs even where
- * ct_mp3_encoder_new would run the sequential chain; 0: as
- * ct_mp3_encoder_new).
+ * For tests/mp3/state.c, while no frame is in flight: from now on, the
+ * Encode state and the Search workers' scratch states hold `byte` in every
+ * byte of the state they do not copy from gfc (state.h's parts), instead
+ * of zeros: the bytes must not change.
  */
-int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
-                            ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size);
-/* For bench/mp3_stages (encoder.c): the encoder's ring, NULL when it runs
- * the sequential chain. */
-ct_mp3_graph *ct_mp3_encoder_graph(ct_mp3_encoder *encoder);
+void ct_mp3_graph_poison(ct_mp3_graph *graph, int byte);
 
 #endif

@@ -362,11 +362,9 @@ static void put_lame_vbr(const ct_mp3_state *gfc, size_t nMusicLength,
     unsigned char bExpNPsyTune = 1; /* only NsPsytune */
     unsigned char bSafeJoint = (cfg->use_safe_joint_stereo) != 0;
 
-    unsigned char bNoGapMore = 0;
-    unsigned char bNoGapPrevious = 0;
-
-    int nNoGapCount = gfp->nogap_total;
-    int nNoGapCurr = gfp->nogap_current;
+    /* nogap (lame --nogap, which the port has not): neither flag */
+    unsigned char const bNoGapMore = 0;
+    unsigned char const bNoGapPrevious = 0;
 
     uint8_t nAthType = (uint8_t)cfg->ATHtype; /* 4 bits */
 
@@ -411,15 +409,6 @@ static void put_lame_vbr(const ct_mp3_state *gfc, size_t nMusicLength,
             nRadioReplayGain |= 0x200;        /* set the sign bit */
             nRadioReplayGain |= -RadioGain; /* set gain adjustment */
         }
-    }
-
-    /* nogap */
-    if (nNoGapCount != -1) {
-        if (nNoGapCurr > 0)
-            bNoGapPrevious = 1;
-
-        if (nNoGapCurr < nNoGapCount - 1)
-            bNoGapMore = 1;
     }
 
     /* flags */

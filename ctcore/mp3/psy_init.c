@@ -239,7 +239,7 @@ void ct_mp3_psy_init(ct_mp3_state *gfc)
 
     memset(norm, 0, sizeof(norm));
 
-    gd->force_short_block_calc = gfp->experimentalZ;
+    /* gd->force_short_block_calc: experimentalZ (lame -Z), never set: 0 */
 
     psv->blocktype_old[0] = psv->blocktype_old[1] = NORM_TYPE; /* the vbr header is long blocks */
 

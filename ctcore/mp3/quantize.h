@@ -162,16 +162,11 @@ void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *cod_info);
  * zeroed). */
 int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *cod_info,
                       float xrpow[576]);
-/* CBR/ABR: the best quantization within targ_bits; returns the number of
- * distorted bands (100 without noise shaping). Resets and uses
- * sv_qnt.pseudohalf (substep shaping) and the binary search's start
- * sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch]. */
-int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
-                      const float *l3_xmin, float xrpow[576], int ch,
-                      int targ_bits);
-/* outer_loop in its two steps: the start (sv_qnt.pseudohalf, the binary
- * step size search from sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch]) and
- * the noise shaping, which depends on the start's global gain only. */
+/* CBR/ABR: outer_loop (the best quantization within targ_bits) in its two
+ * steps: the start (resets sv_qnt.pseudohalf for substep shaping; the
+ * binary step size search from sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch])
+ * and the noise shaping, which depends on the start's global gain only and
+ * returns the number of distorted bands (100 without noise shaping). */
 void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
                              const float xrpow[576], int ch, int targ_bits);
 int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,

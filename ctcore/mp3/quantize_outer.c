@@ -125,7 +125,7 @@ void ct_mp3_init_outer_loop(const ct_mp3_state *gfc, ct_mp3_gr_info *const cod_i
 /* xrpow = |xr|^3/4 up to max_nonzero_coeff, and its maximum. Returns 1 if
  * there is energy to quantize, else 0 (and l3_enc is zero). LAME also
  * resets sv_qnt.pseudohalf here, which only outer_loop reads: that is done
- * at the start of ct_mp3_outer_loop, so that this stays a function of the
+ * in ct_mp3_outer_loop_start, so that this stays a function of the
  * granule. */
 int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *const cod_info,
                       float xrpow[576])
@@ -611,12 +611,4 @@ int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     } while ((cod_info_w.global_gain + cod_info_w.scalefac_scale) < 255);
 
     return best_noise_info.over_count;
-}
-
-int ct_mp3_outer_loop(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
-                      const float *const l3_xmin, float xrpow[576], const int ch,
-                      const int targ_bits)
-{
-    ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
-    return ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits);
 }

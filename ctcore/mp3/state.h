@@ -45,7 +45,13 @@
  * init_xrpow_core: Debian's build always runs the C versions
  * choose_table_nonMMX, fht, init_xrpow_core_c; call them directly), the
  * report functions; cfg.decode_on_the_fly, cfg.analysis, cfg.free_format
- * (always 0 for our settings: drop those branches).
+ * (always 0 for our settings: drop those branches) and what only they
+ * feed (RpgResult_t's PeakSample, noclipGainChange, noclipScale); fields
+ * no ported path reads (PsyStateVar_t's nb_s1, nb_s2, PsyConst_CB2SB_t's
+ * bm, lame_init_params_successful); the flags the CLI sets only for
+ * options the port has not (nogap_total, nogap_current: --nogap;
+ * experimentalZ: -Z; VBR_hard_min: -F), whose branches read LAME's
+ * default (0) as a constant.
  *
  * Who defines what (each concern's header declares its cross-file
  * functions; everything else is static):
@@ -61,11 +67,17 @@
  *               adjust_ATH, updateStats) and the same stages cut for the
  *               frame ring (ct_mp3_frame_prepare, _psy_resolve, _mdct,
  *               _encode, ...)
- *   graph.h     graph.c: the frame ring (Dispatch, Prepare, Resolve, Search,
- *               Encode over ct_pipeline) and its per-frame record
- *               ct_mp3_frame_slot
- *   encoder.c   the public API of ctcore/mp3.h (lame_encode_buffer*,
- *               lame_encode_flush, packets)
+ *   input.h     input.c: ct_mp3_input_encode, ct_mp3_input_flush
+ *               (lame_encode_buffer, lame_encode_flush: PCM to frame
+ *               windows, on the caller's thread)
+ *   graph.h     graph.c: the frames of a stream, the sequential chain
+ *               (ct_mp3_encode_frame) on one worker, else the frame ring
+ *               (Dispatch, Prepare, Resolve, Search, Encode over
+ *               ct_pipeline) and its per-frame record ct_mp3_frame_slot;
+ *               the only file that includes the runtime
+ *   encoder.c   the public API of ctcore/mp3.h (settings, the input cut
+ *               into frames' lengths, the byte FIFO, packets, the LAME
+ *               tag); encoder.h its test entries
  *   psy.h       psy_init.c, psy_prepare.c, psy.c: ct_mp3_psy_init
  *               (psymodel_init), ct_mp3_psy_prepare / ct_mp3_psy_resolve /
  *               ct_mp3_psy_anal (L3psycho_anal_vbr)
@@ -111,6 +123,7 @@
 #ifndef CTCORE_MP3_STATE_H
 #define CTCORE_MP3_STATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "dsp.h"        /* ct_mp3_dsp (not LAME's) */
@@ -121,7 +134,6 @@
 #define POSTDELAY 1152
 #define MDCTDELAY 48
 #define FFTOFFSET (224 + MDCTDELAY)
-#define DECDELAY 528
 #define SBLIMIT 32
 #define CBANDS 64
 #define SBPSY_l 21
@@ -139,9 +151,7 @@
 #define SHORT_TYPE 2
 #define STOP_TYPE 3
 #define MPG_MD_LR_LR 0
-#define MPG_MD_LR_I 1
 #define MPG_MD_MS_LR 2
-#define MPG_MD_MS_I 3
 
 /* l3side.h: max scalefactor band, max(SBMAX_l, SBMAX_s*3, (SBMAX_s-3)*3+8) */
 #define SFBMAX (SBMAX_s * 3)
@@ -149,7 +159,6 @@
 /* util.h */
 #define MAX_BITS_PER_CHANNEL 4095
 #define MAX_BITS_PER_GRANULE 7680
-#define CRC16_POLYNOMIAL 0x8005
 /* lame.h: LAME_MAXMP3BUFFER (16384 + LAME_MAXALBUMART) */
 #define CT_MP3_BUFFER_SIZE (16384 + 128 * 1024)
 #define BPC 320 /* filter convolution windows the resampler precomputes */
@@ -316,7 +325,6 @@ typedef struct ct_mp3_psy_cb2sb {
     float attack_threshold;         /* short block tuning */
     int s3ind[CBANDS][2];
     int numlines[CBANDS];
-    int bm[CT_MP3_MAX_SB];
     int bo[CT_MP3_MAX_SB];
     int npart;
     int n_sb; /* SBMAX_l or SBMAX_s */
@@ -335,7 +343,6 @@ typedef struct ct_mp3_psy_const {
 
 typedef struct ct_mp3_psy_state {
     float nb_l1[4][CBANDS], nb_l2[4][CBANDS];
-    float nb_s1[4][CBANDS], nb_s2[4][CBANDS];
     ct_mp3_psy_xmin thm[4];
     ct_mp3_psy_xmin en[4];
     /* loudness calculation (for adaptive threshold of hearing) */
@@ -435,10 +442,7 @@ typedef struct ct_mp3_rpg_state {
 } ct_mp3_rpg_state;
 
 typedef struct ct_mp3_rpg_result {
-    float noclipScale; /* user-specified scale factor required for preventing clipping */
-    float PeakSample;
     int RadioGain;
-    int noclipGainChange; /* gain change required for preventing clipping */
 } ct_mp3_rpg_result;
 
 typedef struct ct_mp3_config {
@@ -513,8 +517,6 @@ typedef struct ct_mp3_global_flags {
     ct_mp3_mpeg_mode mode;
     int force_ms;
     int findReplayGain;
-    int nogap_total;
-    int nogap_current;
     int substep_shaping;
     int noise_shaping;
     int subblock_gain;
@@ -529,14 +531,12 @@ typedef struct ct_mp3_global_flags {
     int strict_ISO;
     int disable_reservoir;
     int experimentalY;
-    int experimentalZ;
     int exp_nspsytune;
     int preset;
     ct_mp3_vbr_mode VBR;
     float VBR_q_frac; /* range [0,...,1[ */
     int VBR_q;        /* range [0,...,9] */
     int VBR_mean_bitrate_kbps;
-    int VBR_hard_min;
     int lowpassfreq;
     float maskingadjust;
     float maskingadjust_short;
@@ -554,31 +554,44 @@ typedef struct ct_mp3_global_flags {
     float attackthre_s;
 } ct_mp3_global_flags;
 
-/* lame_internal_flags. */
+/* lame_internal_flags, in three parts by who works on them on the frame
+ * ring (graph.c), so that a node's copy of the state is one span of it,
+ * complete by construction (on one thread one state serves all):
+ *   - the input and analysis part: Dispatch's and Resolve's (only gfc's);
+ *   - the bit stream part: Encode's; its copy spans it and the part after;
+ *   - the quantization part, last: what the quantization loops
+ *     (quantize*.c, takehiro.c, vbr_search.c, reservoir.c) read and write,
+ *     the set-up they read included; each CBR/ABR Search worker's scratch
+ *     copy spans it.
+ * A field the loops read belongs in the quantization part, one the bit
+ * stream or the LAME tag reads in that part or the one before it: the
+ * test mp3-state (tests/mp3/state.c) fills everything outside the spans
+ * with garbage and checks the bytes. */
 typedef struct ct_mp3_state {
-    int lame_init_params_successful;
+    /* ---- the input and analysis part ---- */
     int lame_encode_frame_init;
     int iteration_init_init;
     int fill_buffer_resample_init;
 
-    ct_mp3_global_flags flags;
-    ct_mp3_config cfg;
-
-    ct_mp3_bit_stream bs;
-    ct_mp3_side_info l3_side;
-    ct_mp3_scalefac scalefac_band;
-
     ct_mp3_psy_state sv_psy;
     ct_mp3_psy_result ov_psy;
+    ct_mp3_rpg_state sv_rpg;
+    ct_mp3_rpg_result ov_rpg; /* read by the LAME tag: graph.c hands it to
+                                 Encode at the end of the stream */
+
+    /* ---- the bit stream part ---- */
+    ct_mp3_global_flags flags;
+    ct_mp3_bit_stream bs;
+    uint16_t nMusicCRC;
+    ct_mp3_vbr_seek_info VBR_seek_table; /* used for Xing VBR header */
+
+    /* ---- the quantization part ---- */
+    ct_mp3_config cfg;
+    ct_mp3_scalefac scalefac_band;
+    ct_mp3_side_info l3_side;
     ct_mp3_enc_state sv_enc;
     ct_mp3_enc_result ov_enc;
     ct_mp3_qnt_state sv_qnt;
-    ct_mp3_rpg_state sv_rpg;
-    ct_mp3_rpg_result ov_rpg;
-
-    uint16_t nMusicCRC;
-
-    ct_mp3_vbr_seek_info VBR_seek_table; /* used for Xing VBR header */
     ct_mp3_ath ATH;           /* all ATH related stuff */
     ct_mp3_psy_const cd_psy;
     ct_mp3_qnt_tables qtab;   /* pow20, ipow20, pow43, adj43asm */
@@ -586,6 +599,11 @@ typedef struct ct_mp3_state {
      * ct_mp3_config_init from the settings' simd level */
     ct_mp3_dsp dsp;
 } ct_mp3_state;
+
+/* Where the bit stream part and the quantization part start: a node's copy
+ * of the state spans from one of them to the end (graph.c). */
+#define CT_MP3_BITSTREAM_PART offsetof(ct_mp3_state, flags)
+#define CT_MP3_QUANTIZE_PART offsetof(ct_mp3_state, cfg)
 
 /* The per-frame record: what lame_encode_mp3_frame keeps in locals between
  * its stages (psychoacoustics -> MDCT -> M/S decision -> quantization ->

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ctcore/mp3.h"
+#include "ctcore/runtime.h"
 
 static int failures;
 
@@ -112,6 +113,8 @@ static void run(const char *name, ct_mp3_settings *cs, const int16_t *pcm, long 
     CHECK(first.tag_packets == first.has_tag, "%s: %d tag packets", name,
           first.tag_packets);
     CHECK(cs->lametag || !first.has_tag, "%s: a tag without lametag", name);
+    CHECK(ct_mp3_encoder_frames_in_flight(enc) == 0, "%s: frames in flight on one thread",
+          name);
     for (i = 1; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
         ct_mp3_reset(enc);
         encode(enc, pcm, frames, cs->channels, pieces[i], &other);
@@ -159,6 +162,21 @@ int main(void)
     cs.channels = 3;
     CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
           "3 channels accepted");
+
+    ct_mp3_settings_default(&cs);
+    {
+        ct_pool *pool = ct_pool_new(2);
+        int const ret = ct_mp3_encoder_new(pool, &cs, &enc, err, sizeof(err));
+        CHECK(ret == CT_OK, "encoder_new on 2 threads: %s", err);
+        /* the pool's default ring: 4 slots per worker, at least 16 */
+        CHECK(ret != CT_OK || ct_pool_threads(pool) < 2
+                  || ct_mp3_encoder_frames_in_flight(enc) >= 16,
+              "frames in flight on 2 threads: %d",
+              ret == CT_OK ? ct_mp3_encoder_frames_in_flight(enc) : 0);
+        ct_mp3_encoder_free(enc);
+        ct_pool_unref(pool);
+    }
+    ct_mp3_encoder_free(NULL);
 
     free(pcm);
     printf("%s\n", failures ? "FAILED" : "all passed");

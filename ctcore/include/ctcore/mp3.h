@@ -4,9 +4,12 @@
  * MPEG-1 Layer III (and the MPEG-2 LSF frames LAME switches to at low
  * bitrates), with the LAME tag.
  *
- * The model is dav1d's send/receive: send PCM, receive MP3 frames; drain at
- * the end; the LAME tag frame (the file's first frame, a placeholder until
- * then) is produced after the drain, for the caller to write at offset 0.
+ * The shape of every ctcore encoder: settings with their defaults
+ * (ct_mp3_settings_default), then dav1d's send/receive: new, send PCM,
+ * receive MP3 frames, drain at the end, reset to start again, free; the
+ * delay and frames-in-flight queries. The LAME tag frame (the file's first
+ * frame, a placeholder until then) is produced after the drain, for the
+ * caller to write at offset 0.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -39,8 +42,9 @@ typedef struct ct_mp3_settings {
     int sample_rate;          /* of the input: 32000, 44100 or 48000 */
     int channels;             /* of the input: 1 or 2 */
     ct_mp3_rate_control rate_control;
-    float vbr_quality;        /* -V: 0 (best) .. 9.999; default 4 */
-    int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr) */
+    float vbr_quality;        /* -V: 0 (best) up to, not including, 10 */
+    int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr):
+                                 8 .. 320 */
     int quality;              /* -q: 0 (best) .. 9; -1 = LAME's default */
     ct_mp3_channel_mode mode; /* -m */
     int replaygain;           /* ReplayGain analysis into the tag (CLI: on) */
@@ -50,7 +54,9 @@ typedef struct ct_mp3_settings {
                                  these paths) */
 } ct_mp3_settings;
 
-/* lame's CLI defaults: -V 4, joint stereo, ReplayGain and LAME tag on. */
+/* lame's CLI defaults for 44.1 kHz stereo input: -V 4 (bitrate 128 for
+ * -b and --abr), LAME's quality and channel mode (joint stereo for two
+ * channels), ReplayGain and the LAME tag on; simd CT_SIMD_AUTO. */
 CT_API void ct_mp3_settings_default(ct_mp3_settings *settings);
 
 typedef struct ct_mp3_encoder ct_mp3_encoder;
@@ -65,38 +71,56 @@ typedef struct ct_mp3_packet {
     int num_samples;          /* samples per frame: 1152 (or 576 in LSF) */
 } ct_mp3_packet;
 
-/* Returns CT_OK and *encoder, or a CT_E* code with a message in errbuf.
- * With a pool of more than one worker, the frames of the stream are
- * encoded on all of them at once (a ring of frames in flight, see
- * ct_mp3_encoder_ring_frames); with NULL or one worker, one after the
- * other on the calling thread. The bytes are the same. */
+/* The encoder for the settings (checked: CT_EINVAL with a message in
+ * errbuf for one out of range). Returns CT_OK and *encoder, or a CT_E*
+ * code with a message in errbuf (*encoder is then NULL). With a pool of
+ * more than one worker, the frames of the stream are encoded on all of
+ * them at once (a ring of frames in flight, see
+ * ct_mp3_encoder_frames_in_flight; the encoder holds a reference to the
+ * pool); with NULL or one worker, one after the other on the calling
+ * thread. The bytes are the same. */
 CT_API int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
-                       ct_mp3_encoder **encoder, char *errbuf,
-                       size_t errbuf_size);
+                              ct_mp3_encoder **encoder, char *errbuf,
+                              size_t errbuf_size);
+/* NULL is ignored. */
 CT_API void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
 
-/* Interleaved signed 16-bit samples, `frames` samples per channel. */
+/* Interleaved signed 16-bit samples, `frames` samples per channel, in
+ * pieces of any size: the bytes do not depend on how the stream is cut.
+ * Returns CT_OK, CT_ESTATE after ct_mp3_drain, or the code of an earlier
+ * failure (the encoder then refuses everything until ct_mp3_reset). */
 CT_API int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
-                        size_t frames);
-/* The next frame, CT_EAGAIN when none is ready, CT_EOF after the drain. On
- * a pool, frames still being encoded are not waited for, except the oldest
- * when the ring is full (the calling thread then works on the ring). */
+                               size_t frames);
+/* The next packet: CT_OK, CT_EAGAIN when none is ready, CT_EOF after the
+ * drain once all are out, or an error code. With the LAME tag on, the
+ * first packet is its placeholder (num_samples 0). On a pool, frames still
+ * being encoded are not waited for, except the oldest when the ring is
+ * full (the calling thread then works on the ring). */
 CT_API int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
-/* End of input: the remaining frames become available to receive. */
+/* End of input: the samples sent are padded to whole frames, and every
+ * frame becomes available to receive; the LAME tag is computed. A second
+ * call does nothing. Returns CT_OK or an error code. */
 CT_API int ct_mp3_drain(ct_mp3_encoder *encoder);
-/* After CT_EOF: the final LAME tag frame, the size of the placeholder. */
+/* Once ct_mp3_receive_packet has returned CT_EOF: the final LAME tag frame,
+ * the size of the placeholder, for the caller to write over it (the first
+ * packet). CT_ESTATE before that, CT_EUNSUPPORTED when the settings have
+ * no LAME tag. */
 CT_API int ct_mp3_lametag(ct_mp3_encoder *encoder, ct_mp3_packet *packet);
-/* Flush: forget all input and state, ready for a new stream. */
+/* Forgets all input, output and state (an earlier failure included): the
+ * encoder is as ct_mp3_encoder_new left it, ready for a new stream with
+ * the same settings. */
 CT_API void ct_mp3_reset(ct_mp3_encoder *encoder);
 
-/* Encoder delay and padding in samples, as written to the LAME tag. */
+/* The encoder delay in samples at the output rate, as written to the LAME
+ * tag (LAME's 576; the tag's padding at the end is known after the
+ * drain only). */
 CT_API int ct_mp3_encoder_delay(const ct_mp3_encoder *encoder);
 /* Output sample rate (LAME may resample at low bitrates). */
 CT_API int ct_mp3_output_rate(const ct_mp3_encoder *encoder);
 /* The frames the encoder may hold in flight on its pool (its frame ring):
  * a frame's bytes may come out this many frames later than on one thread;
  * 0 when the frames are encoded one by one on the calling thread. */
-CT_API int ct_mp3_encoder_ring_frames(const ct_mp3_encoder *encoder);
+CT_API int ct_mp3_encoder_frames_in_flight(const ct_mp3_encoder *encoder);
 
 #ifdef __cplusplus
 }
