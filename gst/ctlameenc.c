@@ -513,34 +513,23 @@ gst_ct_lame_enc_upstream_is_live (GstCtLameEnc * self)
   return live;
 }
 
-/*
- * ctcore's encoder on a ring of a chosen size. ctcore/mp3.h has no public
- * way to choose it yet: this is the internal entry ctcore's own ring tests
- * use, linked from the static ctcore the plugin carries, until the public
- * settings can say it.
- */
-int ct_mp3_encoder_new_ring (ct_pool * pool, const ct_mp3_settings * settings,
-    size_t ring, ct_mp3_encoder ** encoder, char *errbuf, size_t errbuf_size);
-
 /* The stream's encoder: on a live source, a ring of live-frames-in-flight
- * frames, where the pool has workers to run it; else the pool's ring. */
+ * frames; else the pool's default ring. */
 static int
 gst_ct_lame_enc_new_encoder (GstCtLameEnc * self,
     const ct_mp3_settings * settings, ct_mp3_encoder ** encoder, char *err,
     size_t err_size)
 {
-  gint ring;
+  ct_mp3_settings s = *settings;
 
-  GST_OBJECT_LOCK (self);
-  ring = self->live_frames_in_flight;
-  GST_OBJECT_UNLOCK (self);
-  if (ct_pool_threads (self->pool) > 1
-      && gst_ct_lame_enc_upstream_is_live (self)) {
-    GST_DEBUG_OBJECT (self, "live upstream: a ring of %d frame(s)", ring);
-    return ct_mp3_encoder_new_ring (self->pool, settings, ring, encoder, err,
-        err_size);
+  if (gst_ct_lame_enc_upstream_is_live (self)) {
+    GST_OBJECT_LOCK (self);
+    s.frames_in_flight = self->live_frames_in_flight;
+    GST_OBJECT_UNLOCK (self);
+    GST_DEBUG_OBJECT (self, "live upstream: a ring of %d frame(s)",
+        s.frames_in_flight);
   }
-  return ct_mp3_encoder_new (self->pool, settings, encoder, err, err_size);
+  return ct_mp3_encoder_new (self->pool, &s, encoder, err, err_size);
 }
 
 static gboolean

@@ -153,6 +153,13 @@ static int check_settings(const ct_mp3_settings *s, char *errbuf, size_t errbuf_
     if ((int) s->mode < CT_MP3_MODE_DEFAULT || (int) s->mode > CT_MP3_MODE_MONO)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "unknown channel mode %d",
                              (int) s->mode);
+    if (s->frames_in_flight < 0 || s->frames_in_flight > CT_MP3_MAX_FRAMES_IN_FLIGHT)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "frames in flight %d: not in 0..%d", s->frames_in_flight,
+                             CT_MP3_MAX_FRAMES_IN_FLIGHT);
+    if ((int) s->simd < CT_SIMD_AUTO || (int) s->simd > CT_SIMD_AVX2)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "unknown simd level %d",
+                             (int) s->simd);
     return CT_OK;
 }
 
@@ -220,7 +227,9 @@ static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ri
 int ct_mp3_encoder_new(ct_pool *pool, const ct_mp3_settings *settings,
                        ct_mp3_encoder **encoder, char *errbuf, size_t errbuf_size)
 {
-    return encoder_new(pool, settings, 0, encoder, errbuf, errbuf_size);
+    return encoder_new(pool, settings,
+                       ct_mp3_graph_ring_for(pool, settings->frames_in_flight),
+                       encoder, errbuf, errbuf_size);
 }
 
 int ct_mp3_encoder_new_ring(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,

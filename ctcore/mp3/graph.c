@@ -427,6 +427,11 @@ static void copy_part(ct_mp3_state *to, const ct_mp3_state *from, size_t part, i
 
 /* ---- the graph ---------------------------------------------------------- */
 
+size_t ct_mp3_graph_ring_for(const ct_pool *pool, int frames_in_flight)
+{
+    return ct_pool_threads(pool) > 1 ? (size_t) frames_in_flight : 0;
+}
+
 ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
                                ct_mp3_graph_sink sink, void *sink_ctx)
 {

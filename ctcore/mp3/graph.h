@@ -70,6 +70,11 @@ typedef struct ct_mp3_graph ct_mp3_graph;
  * stream's own (the encoder's byte FIFO). Returns CT_OK or a CT_E* code. */
 typedef int (*ct_mp3_graph_sink)(void *ctx, const unsigned char *data, size_t size);
 
+/* The ring ct_mp3_encoder_new asks ct_mp3_graph_new for: the settings'
+ * frames_in_flight on a pool of more than one worker (0 there: the
+ * default ring), 0 on one worker or NULL (the sequential chain). */
+size_t ct_mp3_graph_ring_for(const ct_pool *pool, int frames_in_flight);
+
 /*
  * The frames of the encoder state gfc (set up; the graph reads it until
  * freed) to sink. ring 0: on a pool of more than one worker the ring of

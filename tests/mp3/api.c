@@ -174,7 +174,27 @@ int main(void)
               "frames in flight on 2 threads: %d",
               ret == CT_OK ? ct_mp3_encoder_frames_in_flight(enc) : 0);
         ct_mp3_encoder_free(enc);
+
+        /* a ring of the settings' frames in flight (a live source's) */
+        cs.frames_in_flight = 4;
+        CHECK(ct_mp3_encoder_new(pool, &cs, &enc, err, sizeof(err)) == CT_OK,
+              "4 frames in flight on 2 threads: %s", err);
+        CHECK(ct_pool_threads(pool) < 2 || ct_mp3_encoder_frames_in_flight(enc) == 4,
+              "frames in flight asked 4, got %d", ct_mp3_encoder_frames_in_flight(enc));
+        ct_mp3_encoder_free(enc);
         ct_pool_unref(pool);
+        /* on one thread the sequential chain, whatever the settings ask */
+        CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_OK
+                  && ct_mp3_encoder_frames_in_flight(enc) == 0,
+              "frames in flight on one thread");
+        ct_mp3_encoder_free(enc);
+        cs.frames_in_flight = -1;
+        CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
+              "frames in flight -1 accepted");
+        cs.frames_in_flight = 0;
+        cs.simd = (ct_simd) 99;
+        CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
+              "simd 99 accepted");
     }
     ct_mp3_encoder_free(NULL);
 

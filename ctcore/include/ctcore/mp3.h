@@ -52,11 +52,19 @@ typedef struct ct_mp3_settings {
     ct_simd simd;             /* kernel level: changes the speed only, never
                                  the bytes (LAME's own build has no SIMD on
                                  these paths) */
+    int frames_in_flight;     /* on a pool of more than one worker, the
+                                 frames encoded at once (the ring): 0 = 4 per
+                                 worker, 16 to 128; fewer bound the delay of
+                                 the bytes (live sources); 1 ..
+                                 CT_MP3_MAX_FRAMES_IN_FLIGHT. Never changes
+                                 the bytes. */
 } ct_mp3_settings;
+
+#define CT_MP3_MAX_FRAMES_IN_FLIGHT 1024
 
 /* lame's CLI defaults for 44.1 kHz stereo input: -V 4 (bitrate 128 for
  * -b and --abr), LAME's quality and channel mode (joint stereo for two
- * channels), ReplayGain and the LAME tag on; simd CT_SIMD_AUTO. */
+ * channels), ReplayGain and the LAME tag on; simd CT_SIMD_AUTO, frames_in_flight 0. */
 CT_API void ct_mp3_settings_default(ct_mp3_settings *settings);
 
 typedef struct ct_mp3_encoder ct_mp3_encoder;
