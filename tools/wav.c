@@ -118,7 +118,7 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                             "%s: block size %u does not match %u channels "
                             "of 16-bit samples", path, block_align,
                             channels);
-            if (rate == 0 || rate > 1000000)
+            if (rate == 0 || rate > 0x7fffffff)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: invalid sample rate %u", path,
                             (unsigned)rate);

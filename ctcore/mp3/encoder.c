@@ -31,7 +31,8 @@ struct ct_mp3_encoder {
     ct_mp3_state *gfc;
     ct_mp3_graph *graph;    /* the sequential chain or the frame ring */
     int chunk;              /* samples per encode call: the CLI's framesize */
-    int16_t *pending;       /* interleaved input waiting for a full chunk */
+    int32_t *pending;       /* interleaved input waiting for a full chunk, as
+                               the CLI hands it to lame_encode_buffer_int */
     int pending_frames;
     unsigned char *out;     /* finished stream bytes not yet cut into packets */
     size_t out_head, out_len, out_cap;
@@ -125,9 +126,11 @@ static size_t frame_length(const unsigned char *p)
 
 static int check_settings(const ct_mp3_settings *s, char *errbuf, size_t errbuf_size)
 {
-    if (s->sample_rate != 32000 && s->sample_rate != 44100 && s->sample_rate != 48000)
+    /* lame_init_params' only limit: any other rate than the nine of MPEG
+     * audio is resampled */
+    if (s->sample_rate < 1)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "sample rate %d: not 32000, 44100 or 48000", s->sample_rate);
+                             "sample rate %d: not 1 Hz or more", s->sample_rate);
     if (s->channels != 1 && s->channels != 2)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "%d channels: not 1 or 2",
                              s->channels);
@@ -204,7 +207,7 @@ static int encoder_new(ct_pool *pool, const ct_mp3_settings *settings, size_t ri
         return ct_errbuf_set(errbuf, errbuf_size, CT_ENOMEM, "out of memory");
     enc->settings = *settings;
     enc->gfc = malloc(sizeof(*enc->gfc));
-    enc->pending = malloc(sizeof(int16_t) * 2 * 1152);
+    enc->pending = malloc(sizeof(int32_t) * 2 * 1152);
     if (enc->gfc == NULL || enc->pending == NULL) {
         ct_mp3_encoder_free(enc);
         return ct_errbuf_set(errbuf, errbuf_size, CT_ENOMEM, "out of memory");
@@ -254,22 +257,66 @@ void ct_mp3_encoder_free(ct_mp3_encoder *encoder)
     free(encoder);
 }
 
-int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t frames)
+/* The samples of one format into the pending chunk, as 32-bit integers. */
+typedef void (*convert_fn)(int32_t *dst, const void *src, size_t offset, size_t n);
+
+/* lame's reader of 16-bit WAVs: the sample in the top 16 bits. */
+static void convert_s16(int32_t *dst, const void *src, size_t offset, size_t n)
 {
-    int const channels = encoder->settings.channels;
+    const int16_t *const s = (const int16_t *) src + offset;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (int32_t) ((uint32_t) (uint16_t) s[i] << 16);
+}
+
+static void convert_s32(int32_t *dst, const void *src, size_t offset, size_t n)
+{
+    memcpy(dst, (const int32_t *) src + offset, n * sizeof(int32_t));
+}
+
+/* lame's own WAV reader (get_audio.c:unpack_read_samples, the one it uses
+ * on stdin) for IEEE floats: full scale to +-2^31 in float arithmetic,
+ * rounded half away from zero, clipped at +-1. NaN, which lame's reader
+ * leaves to the CPU, is silence. */
+static void convert_f32(int32_t *dst, const void *src, size_t offset, size_t n)
+{
+    const float *const s = (const float *) src + offset;
+    float const m_max = INT32_MAX;
+    float const m_min = -(float) INT32_MIN;
+    for (size_t i = 0; i < n; i++) {
+        float const u = s[i];
+        if (u >= 1)
+            dst[i] = INT32_MAX;
+        else if (u <= -1)
+            dst[i] = INT32_MIN;
+        else if (u >= 0)
+            dst[i] = (int32_t) (u * m_max + 0.5f);
+        else if (u < 0)
+            dst[i] = (int32_t) (u * m_min - 0.5f);
+        else
+            dst[i] = 0;
+    }
+}
+
+static int send_samples(ct_mp3_encoder *encoder, const void *pcm, size_t frames,
+                        convert_fn convert)
+{
+    size_t const channels = (size_t) encoder->settings.channels;
+    size_t offset = 0;
 
     if (encoder->failed != CT_OK)
         return encoder->failed;
     if (encoder->drained)
         return CT_ESTATE;
+    if (frames > 0 && pcm == NULL)
+        return CT_EINVAL;
     while (frames > 0) {
         size_t n = (size_t) (encoder->chunk - encoder->pending_frames);
         if (n > frames)
             n = frames;
-        memcpy(encoder->pending + (size_t) encoder->pending_frames * channels, pcm,
-               n * channels * sizeof(int16_t));
+        convert(encoder->pending + (size_t) encoder->pending_frames * channels, pcm, offset,
+                n * channels);
         encoder->pending_frames += (int) n;
-        pcm += n * channels;
+        offset += n * channels;
         frames -= n;
         if (encoder->pending_frames == encoder->chunk) {
             int const ret = ct_mp3_input_encode(encoder->gfc, encoder->graph, encoder->pending,
@@ -280,6 +327,21 @@ int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t fram
         }
     }
     return CT_OK;
+}
+
+int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm, size_t frames)
+{
+    return send_samples(encoder, pcm, frames, convert_s16);
+}
+
+int ct_mp3_send_samples_s32(ct_mp3_encoder *encoder, const int32_t *pcm, size_t frames)
+{
+    return send_samples(encoder, pcm, frames, convert_s32);
+}
+
+int ct_mp3_send_samples_f32(ct_mp3_encoder *encoder, const float *pcm, size_t frames)
+{
+    return send_samples(encoder, pcm, frames, convert_f32);
 }
 
 /* When the FIFO holds no whole frame: the frames the ring has finished,

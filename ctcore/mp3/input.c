@@ -106,29 +106,32 @@ static int encode_buffer_sample_t(ct_mp3_state *gfc, ct_mp3_graph *graph, int ns
     return CT_OK;
 }
 
-int ct_mp3_input_encode(ct_mp3_state *gfc, ct_mp3_graph *graph, const int16_t *pcm,
+int ct_mp3_input_encode(ct_mp3_state *gfc, ct_mp3_graph *graph, const int32_t *pcm,
                         int nsamples)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_enc_state *const esv = &gfc->sv_enc;
     int const jump = cfg->channels_in;
-    const int16_t *bl = pcm;
-    const int16_t *br = cfg->channels_in > 1 ? pcm + 1 : pcm;
+    const int32_t *bl = pcm;
+    const int32_t *br = cfg->channels_in > 1 ? pcm + 1 : pcm;
+    /* lame_encode_buffer_int: full scale is +-2^31, the norm a float */
+    float const norm = (1.0 / (1L << (8 * sizeof(int32_t) - 16)));
     float m[2][2];
     int i;
 
     if (nsamples == 0)
         return CT_OK;
 
-    /* apply user defined re-scaling (s = 1.0 for 16-bit input) */
-    m[0][0] = 1.0f * cfg->pcm_transform[0][0];
-    m[0][1] = 1.0f * cfg->pcm_transform[0][1];
-    m[1][0] = 1.0f * cfg->pcm_transform[1][0];
-    m[1][1] = 1.0f * cfg->pcm_transform[1][1];
+    /* lame_copy_inbuffer: apply user defined re-scaling */
+    m[0][0] = norm * cfg->pcm_transform[0][0];
+    m[0][1] = norm * cfg->pcm_transform[0][1];
+    m[1][0] = norm * cfg->pcm_transform[1][0];
+    m[1][1] = norm * cfg->pcm_transform[1][1];
 
+    /* the int rounded to float first, as LAME's sample_t xl = *bl */
     for (i = 0; i < nsamples; i++) {
-        float const xl = *bl;
-        float const xr = *br;
+        float const xl = (float) *bl;
+        float const xr = (float) *br;
         float const u = xl * m[0][0] + xr * m[0][1];
         float const v = xl * m[1][0] + xr * m[1][1];
         esv->in_buffer_0[i] = u;
@@ -161,7 +164,7 @@ int ct_mp3_input_flush(ct_mp3_state *gfc, ct_mp3_graph *graph)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_enc_state *const esv = &gfc->sv_enc;
-    static const int16_t zeros[2 * 1152];
+    static const int32_t zeros[2 * 1152];
     int end_padding, frames_left, samples_to_encode, pcm_samples_per_frame, mf_needed;
     double resample_ratio = 1;
     int ret;

@@ -1,8 +1,8 @@
 /*
  * ctcore MP3 encoder: a port of LAME 3.100 (libmp3lame) that writes exactly
  * the bytes Debian's `lame` 3.100 writes for the same input and settings:
- * MPEG-1 Layer III (and the MPEG-2 LSF frames LAME switches to at low
- * bitrates), with the LAME tag.
+ * MPEG-1 Layer III at 32, 44.1 and 48 kHz, MPEG-2 (LSF) at 16, 22.05 and
+ * 24 kHz, MPEG-2.5 at 8, 11.025 and 12 kHz, with the LAME tag.
  *
  * The shape of every ctcore encoder: settings with their defaults
  * (ct_mp3_settings_default), then dav1d's send/receive: new, send PCM,
@@ -39,7 +39,12 @@ typedef enum ct_mp3_channel_mode {
 } ct_mp3_channel_mode;
 
 typedef struct ct_mp3_settings {
-    int sample_rate;          /* of the input: 32000, 44100 or 48000 */
+    int sample_rate;          /* of the input, 1 Hz or more, as lame: the nine
+                                 MPEG rates (8000, 11025, 12000, 16000,
+                                 22050, 24000, 32000, 44100, 48000) are kept
+                                 unless the bitrate calls for a lower one,
+                                 any other is resampled (LAME's resampler)
+                                 to the rate lame picks */
     int channels;             /* of the input: 1 or 2 */
     ct_mp3_rate_control rate_control;
     float vbr_quality;        /* -V: 0 (best) up to, not including, 10 */
@@ -95,10 +100,28 @@ CT_API void ct_mp3_encoder_free(ct_mp3_encoder *encoder);
 
 /* Interleaved signed 16-bit samples, `frames` samples per channel, in
  * pieces of any size: the bytes do not depend on how the stream is cut.
- * Returns CT_OK, CT_ESTATE after ct_mp3_drain, or the code of an earlier
- * failure (the encoder then refuses everything until ct_mp3_reset). */
+ * Returns CT_OK, CT_ESTATE after ct_mp3_drain, CT_EINVAL for NULL samples,
+ * or the code of an earlier failure (the encoder then refuses everything
+ * until ct_mp3_reset). */
 CT_API int ct_mp3_send_samples(ct_mp3_encoder *encoder, const int16_t *pcm,
                                size_t frames);
+/* The same for signed 32-bit samples (full scale +-2^31): what lame's
+ * reader makes of 8-, 16-, 24- and 32-bit WAVs (the sample in the top
+ * bits), encoded as lame_encode_buffer_int does (each sample rounded to
+ * float, then scaled by 2^-16). A 16-bit stream sent as s16 << 16 writes
+ * the bytes of ct_mp3_send_samples. One stream may mix the three
+ * functions. */
+CT_API int ct_mp3_send_samples_s32(ct_mp3_encoder *encoder, const int32_t *pcm,
+                                   size_t frames);
+/* The same for 32-bit floats (full scale +-1.0), turned into 32-bit
+ * integers as lame's own WAV reader turns IEEE float samples (the one it
+ * reads stdin with: x * 2^31 in float, rounded half away from zero,
+ * clipped at +-1.0; NaN is read as 0): the bytes of `lame - out.mp3` on
+ * the float WAV. (Given a float WAV *file*, lame reads it with libsndfile,
+ * which first scales the whole file to its peak: ctlame does the same
+ * and sends the result with ct_mp3_send_samples_s32.) */
+CT_API int ct_mp3_send_samples_f32(ct_mp3_encoder *encoder, const float *pcm,
+                                   size_t frames);
 /* The next packet: CT_OK, CT_EAGAIN when none is ready, CT_EOF after the
  * drain once all are out, or an error code. With the LAME tag on, the
  * first packet is its placeholder (num_samples 0). On a pool, frames still
