@@ -27,6 +27,17 @@ int ct_cli_lame_flag(void *encoder_flags, int argc, char **argv, int *i,
 int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
                  ct_cli_args *args, int argc, char **argv)
 {
+    return ct_cli_parse_extras(cli, NULL, encoder_flags, tool_flags, args,
+                               argc, argv);
+}
+
+int ct_cli_parse_extras(const ct_cli *cli, const ct_cli_extras *extras,
+                        void *encoder_flags, void *tool_flags,
+                        ct_cli_args *args, int argc, char **argv)
+{
+    const ct_cli_extras none = {NULL, 0};
+    if (!extras)
+        extras = &none;
     const char *positional[2];
     int num_positional = 0;
     char err[256];
@@ -49,6 +60,9 @@ int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             cli->usage(stdout);
             return 0;
+        } else if (extras->version && strcmp(arg, "--version") == 0) {
+            extras->version(stdout);
+            return 0;
         } else if (strcmp(arg, "--quiet") == 0) {
             args->quiet = 1;
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -62,12 +76,13 @@ int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
             return 1;
         }
     }
-    if (num_positional != 2) {
+    if (num_positional != 2 &&
+        !(extras->output_optional && num_positional == 1)) {
         cli->usage(stderr);
         return 1;
     }
     args->input = positional[0];
-    args->output = positional[1];
+    args->output = num_positional == 2 ? positional[1] : NULL;
     return CT_CLI_RUN;
 }
 

@@ -2,7 +2,8 @@
  * The command line of ctjpeg and ctlame: INPUT OUTPUT and flags in any
  * order. Each argument goes first to the encoder's flag parser (cjpegli's
  * or lame's flags), then to the tool's own flags, then -h/--help and
- * --quiet; any other argument is one of the two files. The benches'
+ * --quiet; any other argument is one of the two files ("-" included, for
+ * the tool to take as stdin or stdout). The benches'
  * trailing encoder flags too.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -54,6 +55,20 @@ typedef struct ct_cli_args {
  * stderr. */
 int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
                  ct_cli_args *args, int argc, char **argv);
+
+/* What a tool may take beyond ct_cli_parse's command line. */
+typedef struct ct_cli_extras {
+    /* --version: prints the version on stdout (exit status 0) */
+    void (*version)(FILE *f);
+    /* the output file may be left out (args->output then NULL), as
+     * lame's may */
+    int output_optional;
+} ct_cli_extras;
+
+/* ct_cli_parse with extras (NULL: none, ct_cli_parse itself). */
+int ct_cli_parse_extras(const ct_cli *cli, const ct_cli_extras *extras,
+                        void *encoder_flags, void *tool_flags,
+                        ct_cli_args *args, int argc, char **argv);
 
 /* The benches' command line ends in encoder flags only: reads argv[first ..
  * argc) with parse. Returns 0, or -1 after the parser's message (or

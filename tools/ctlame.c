@@ -1,6 +1,8 @@
 /*
- * ctlame: encodes a WAV file to MP3 with ctcore, taking lame's flags, so that
- * the two can be compared byte for byte and timed side by side.
+ * ctlame: encodes a WAV file to MP3 with ctcore, taking lame's flags and
+ * following lame's habits (the default output name, "-" for stdin and
+ * stdout, exit statuses), so that the two can be compared byte for byte
+ * and timed side by side.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -8,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "ctcore/mp3.h"
@@ -22,8 +25,11 @@
 static void usage(FILE *f)
 {
     fputs(
-        "usage: ctlame [flags] INPUT.wav OUTPUT.mp3\n"
-        "Encodes a 16-bit PCM WAV file (1 or 2 channels) like lame 3.100 does.\n"
+        "usage: ctlame [flags] INPUT.wav [OUTPUT.mp3]\n"
+        "Encodes a WAV file (8, 16, 24 or 32-bit PCM or 32-bit float, 1 or 2\n"
+        "channels, any rate) like lame 3.100 does. Without OUTPUT, INPUT's name\n"
+        "with .mp3 for its suffix (stdout for stdin). \"-\" is stdin or stdout\n"
+        "(written to stdout, the stream has no LAME tag, as lame's).\n"
         "  -V Q           VBR quality 0 (best) .. 9.999 (LAME's new VBR)\n"
         "  -b N           CBR at N kbit/s\n"
         "  --abr N        ABR at an average of N kbit/s\n"
@@ -44,7 +50,10 @@ static void usage(FILE *f)
         "                 the same on any number)\n"
         "  --sequential   one frame after the other on the calling thread\n"
         "                 (the same as --threads 1)\n"
-        "  --quiet        print nothing but errors\n",
+        "  --timing       print the rates, the frames and the time taken\n"
+        "  --quiet, -S, --silent\n"
+        "                 print nothing but errors (the default)\n"
+        "  --version      print ctlame's version\n",
         f);
 }
 
@@ -85,6 +94,7 @@ typedef struct ctlame_flags {
     ct_cli_args args;
     ct_lame_flags lame;
     int threads;
+    int timing;
 } ctlame_flags;
 
 static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
@@ -93,6 +103,14 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
     ctlame_flags *f = tool_flags;
     if (strcmp(arg, "--sequential") == 0) {
         f->threads = 1;
+        return 1;
+    }
+    if (strcmp(arg, "--timing") == 0) {
+        f->timing = 1;
+        return 1;
+    }
+    if (strcmp(arg, "-S") == 0 || strcmp(arg, "--silent") == 0) {
+        f->args.quiet = 1;
         return 1;
     }
     if (strcmp(arg, "--threads") != 0)
@@ -110,8 +128,47 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
     return 1;
 }
 
+static void version(FILE *f)
+{
+    fputs("ctlame " CT_VERSION " (ctcore), writing the bytes of LAME 3.100\n", f);
+}
+
 static const ct_cli ctlame_cli = {"ctlame", usage, ct_cli_lame_flag,
                                  parse_tool_flag};
+static const ct_cli_extras ctlame_extras = {version, 1};
+
+/* lame's suffixes that the output name replaces (parse.c:isCommonSuffix). */
+static int is_common_suffix(const char *s)
+{
+    static const char *const suffixes[] = {
+        ".WAV", ".RAW", ".MP1", ".MP2", ".MP3", ".MPG", ".MPA", ".CDA",
+        ".OGG", ".AIF", ".AIFF", ".AU", ".SND", ".FLAC", ".WV", ".OFR",
+        ".TAK", ".MP4", ".M4A", ".PCM", ".W64",
+    };
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+        if (strcasecmp(s, suffixes[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* lame's output name for in_path (parse.c:generateOutPath without an output
+ * directory): its directory and base name, the suffix replaced by .mp3 when
+ * it is one of lame's, except .mp3 itself; malloc()ed. */
+static char *default_output(const char *in_path)
+{
+    const char *const slash = strrchr(in_path, '/');
+    const char *const base = slash ? slash + 1 : in_path;
+    const char *dot = strrchr(base, '.');
+    size_t keep = strlen(in_path);
+    if (dot && is_common_suffix(dot) && strcasecmp(dot, ".mp3") != 0)
+        keep = (size_t)(dot - in_path);
+    char *out = malloc(keep + 5);
+    if (out) {
+        memcpy(out, in_path, keep);
+        memcpy(out + keep, ".mp3", 5);
+    }
+    return out;
+}
 
 int main(int argc, char **argv)
 {
@@ -119,24 +176,45 @@ int main(int argc, char **argv)
     ctlame_flags tool = {.threads = 0};
     ct_lame_flags_init(&tool.lame);
     int status =
-        ct_cli_parse(&ctlame_cli, &tool.lame, &tool, &tool.args, argc, argv);
+        ct_cli_parse_extras(&ctlame_cli, &ctlame_extras, &tool.lame, &tool,
+                            &tool.args, argc, argv);
     if (status != CT_CLI_RUN)
         return status;
     const char *in_path = tool.args.input, *out_path = tool.args.output;
+    char *out_name = NULL;
+    if (!out_path) {
+        out_path = strcmp(in_path, "-") == 0 ? "-" : (out_name = default_output(in_path));
+        if (!out_path) {
+            fprintf(stderr, "ctlame: out of memory\n");
+            return 1;
+        }
+    }
+    int const to_stdout = strcmp(out_path, "-") == 0;
 
+    /* lame's statuses: 255 (its -1) when a file cannot be opened or the
+     * settings are refused, 1 when the encoding fails */
+    if (!to_stdout && strcmp(in_path, out_path) == 0) {
+        fprintf(stderr, "ctlame: input and output are the same file\n");
+        free(out_name);
+        return 255;
+    }
     ct_wav_reader wav;
     if (ct_wav_open(&wav, in_path, err, sizeof(err)) < 0) {
         fprintf(stderr, "ctlame: %s\n", err);
-        return 1;
+        free(out_name);
+        return 255;
     }
     ct_lame_flags_finish(&tool.lame, wav.sample_rate, wav.channels);
+    /* lame writes no tag to stdout: it cannot go back to frame 0 */
+    if (to_stdout)
+        tool.lame.settings.lametag = 0;
     const ct_mp3_settings settings = tool.lame.settings;
 
-    status = 1;
+    status = 255;
     ct_mp3_encoder *encoder = NULL;
     ct_pool *pool = NULL;
     FILE *out = NULL;
-    int16_t *pcm = malloc((size_t)CHUNK_FRAMES * (size_t)wav.channels *
+    int32_t *pcm = malloc((size_t)CHUNK_FRAMES * (size_t)wav.channels *
                           sizeof(*pcm));
     if (!pcm) {
         fprintf(stderr, "ctlame: out of memory\n");
@@ -159,24 +237,27 @@ int main(int argc, char **argv)
         goto done;
     }
     /* A regular file: the final tag is written over frame 0 at the end. */
-    out = fopen(out_path, "wb");
+    out = to_stdout ? stdout : fopen(out_path, "wb");
     if (!out) {
         fprintf(stderr, "ctlame: cannot create %s\n", out_path);
         goto done;
     }
 
+    status = 1;
     long num_packets = 0;
     size_t first_size = 0;
     unsigned long long bytes = 0;
+    uint64_t frames_in = 0;
     for (;;) {
-        long frames = ct_wav_read(&wav, pcm, CHUNK_FRAMES, err, sizeof(err));
+        long frames = ct_wav_read_s32(&wav, pcm, CHUNK_FRAMES, err, sizeof(err));
         if (frames < 0) {
             fprintf(stderr, "ctlame: %s: %s\n", in_path, err);
             goto done;
         }
         if (frames == 0)
             break;
-        if (write_packets(ct_mp3_send_samples(encoder, pcm, (size_t)frames),
+        frames_in += (uint64_t)frames;
+        if (write_packets(ct_mp3_send_samples_s32(encoder, pcm, (size_t)frames),
                           encoder, out, out_path, &num_packets, &first_size,
                           &bytes) < 0)
             goto done;
@@ -208,7 +289,7 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    if (fclose(out) != 0) {
+    if ((to_stdout ? fflush(out) : fclose(out)) != 0) {
         out = NULL;
         fprintf(stderr, "ctlame: cannot write %s\n", out_path);
         goto done;
@@ -216,8 +297,8 @@ int main(int argc, char **argv)
     out = NULL;
     double seconds = ct_clock_seconds() - t0;
 
-    if (!tool.args.quiet) {
-        double duration = (double)wav.frames / wav.sample_rate;
+    if (tool.timing && !tool.args.quiet) {
+        double duration = (double)frames_in / wav.sample_rate;
         fprintf(stderr, "%s: %d Hz, %d channel%s, %.3f s -> %s: %d Hz, %ld "
                 "frames, %llu bytes in %.3f s (%.0fx real time, %d thread%s)\n",
                 in_path, wav.sample_rate, wav.channels, wav.channels > 1 ? "s" : "",
@@ -228,11 +309,12 @@ int main(int argc, char **argv)
     status = 0;
 
 done:
-    if (out)
+    if (out && out != stdout)
         fclose(out);
     ct_mp3_encoder_free(encoder);
     ct_pool_unref(pool);
     free(pcm);
+    free(out_name);
     ct_wav_close(&wav);
     return status;
 }

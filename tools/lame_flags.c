@@ -157,40 +157,16 @@ int ct_lame_flags_parse(ct_lame_flags *flags, int argc, char **argv, int *i,
     return 1;
 }
 
-/*
- * lame without -V, -b or --abr: CBR at the bitrate nearest to a compression
- * ratio of 11.025 (128 kbit/s for CD audio), lame_init_params' default. At
- * the MPEG-1 rates (32, 44.1 and 48 kHz, the ones ctcore takes) that gives
- * the same bytes as -b with that bitrate.
- */
-static int default_bitrate(int sample_rate, int channels_out)
-{
-    static const int mpeg1_bitrates[] = {
-        32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320,
-    };
-    /* Truncated, as LAME stores it in an int before FindNearestBitrate,
-     * which keeps the lower bitrate on a tie. */
-    int wanted = (int)(sample_rate * 16 * channels_out / (1.e3 * 11.025));
-    int nearest = mpeg1_bitrates[0];
-
-    for (size_t i = 1; i < sizeof(mpeg1_bitrates) / sizeof(*mpeg1_bitrates);
-         i++) {
-        if (abs(mpeg1_bitrates[i] - wanted) < abs(nearest - wanted))
-            nearest = mpeg1_bitrates[i];
-    }
-    return nearest;
-}
-
 void ct_lame_flags_finish(ct_lame_flags *flags, int sample_rate, int channels)
 {
     ct_mp3_settings *settings = &flags->settings;
 
     settings->sample_rate = sample_rate;
     settings->channels = channels;
+    /* lame without -V, -b or --abr: CBR at the bitrate lame_init_params
+     * picks (a compression ratio of 11.025 at the output rate) */
     if (!flags->rate_flag) {
         settings->rate_control = CT_MP3_CBR;
-        settings->bitrate = default_bitrate(sample_rate,
-                                            settings->mode == CT_MP3_MODE_MONO ?
-                                            1 : channels);
+        settings->bitrate = 0;
     }
 }

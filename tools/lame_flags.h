@@ -36,7 +36,7 @@ int ct_lame_flags_parse(ct_lame_flags *flags, int argc, char **argv, int *i,
 
 /* Once all flags are read: the input's rate and channels into the
  * settings, and without -V, -b or --abr lame's default, CBR at the bitrate
- * nearest to a compression ratio of 11.025. */
+ * lame picks (settings.bitrate 0). */
 void ct_lame_flags_finish(ct_lame_flags *flags, int sample_rate, int channels);
 
 #endif

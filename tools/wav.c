@@ -1,11 +1,16 @@
 /*
- * RIFF/WAVE reader: 16-bit PCM, 1 or 2 channels, plain or
- * WAVE_FORMAT_EXTENSIBLE headers, any chunk order with "fmt " before "data".
+ * RIFF/WAVE reader (wav.h): any chunk order with "fmt " before "data", each
+ * chunk's odd size padded to even as RIFF wants (lame's reader and
+ * libsndfile do so). The conversions to 32-bit integers are libsndfile
+ * 1.2's (pcm.c, float32.c: Debian's lame links it and reads files with
+ * sf_read_int after SFC_SET_SCALE_FLOAT_INT_READ) and lame 3.100's
+ * frontend/get_audio.c:unpack_read_samples (stdin).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
 #include "wav.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +18,7 @@
 #include "common/errbuf.h"
 
 #define WAVE_FORMAT_PCM 0x0001
+#define WAVE_FORMAT_IEEE_FLOAT 0x0003
 #define WAVE_FORMAT_EXTENSIBLE 0xfffe
 
 static int fail(ct_wav_reader *wav, char *errbuf, size_t errbuf_size,
@@ -50,16 +56,104 @@ static long long bytes_left(FILE *f)
     return (long long)end - here;
 }
 
-/* Skips a chunk's body and its pad byte (chunks are 2-byte aligned). */
-static int skip_chunk(FILE *f, uint32_t size)
+/* Skips `left` bytes, reading them from a pipe. */
+static int skip_bytes(FILE *f, long long left)
 {
-    long long left = (long long)size + (size & 1);
+    while (left > 0 && fseek(f, 0, SEEK_CUR) != 0) {
+        if (fgetc(f) == EOF)
+            return -1;
+        left--;
+    }
     while (left > 0) {
         long step = left > 0x40000000 ? 0x40000000 : (long)left;
         if (fseek(f, step, SEEK_CUR) != 0)
             return -1;
         left -= step;
     }
+    return 0;
+}
+
+/* Skips a chunk's body and its pad byte (chunks are 2-byte aligned). */
+static int skip_chunk(FILE *f, uint32_t size)
+{
+    return skip_bytes(f, (long long)size + (size & 1));
+}
+
+/* Room for `frames` frames of raw samples. */
+static int reserve(ct_wav_reader *wav, size_t frames)
+{
+    size_t const need = frames * (size_t)wav->channels * (size_t)(wav->bits / 8);
+    if (need <= wav->bytes_cap)
+        return 0;
+    uint8_t *bytes = realloc(wav->bytes, need);
+    if (!bytes)
+        return -1;
+    wav->bytes = bytes;
+    wav->bytes_cap = need;
+    return 0;
+}
+
+/* libsndfile's psf_lrintf on x86-64 (cvtss2si): round to nearest even,
+ * NaN and values out of range give INT_MIN. */
+static int32_t lrintf_x86(float x)
+{
+    if (!(x >= -2147483648.0f && x < 2147483648.0f))
+        return INT32_MIN;
+    return (int32_t)lrintf(x);
+}
+
+/* lame's reader of IEEE floats: in float arithmetic, rounded half away
+ * from zero; NaN falls through to (int) NaN, INT_MIN on x86-64. */
+static int32_t lame_float_to_int(float u)
+{
+    float const m_max = INT32_MAX;
+    float const m_min = -(float)INT32_MIN;
+    if (u >= 1)
+        return INT32_MAX;
+    if (u <= -1)
+        return INT32_MIN;
+    if (u >= 0)
+        return (int32_t)(u * m_max + 0.5f);
+    if (u < 0)
+        return (int32_t)(u * m_min - 0.5f);
+    return INT32_MIN;
+}
+
+static float le_float(const uint8_t *p)
+{
+    uint32_t const u = le32(p);
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+/* libsndfile's SFC_SET_SCALE_FLOAT_INT_READ: the peak of all samples of
+ * the file (psf_calc_signal_max, in double), with 1/32767 headroom, and
+ * the factor to +-2^31 from it (a float; infinite for a silent file). */
+static int float_peak_scale(ct_wav_reader *wav, char *errbuf, size_t errbuf_size)
+{
+    long const start = ftell(wav->file);
+    uint64_t left = wav->frames * (uint64_t)wav->channels;
+    double max_val = 0.0;
+    uint8_t buf[4096];
+
+    if (start < 0)
+        return fail(wav, errbuf, errbuf_size, "cannot find the peak of a float file "
+                    "that does not seek");
+    while (left > 0) {
+        size_t const n = left < sizeof(buf) / 4 ? (size_t)left : sizeof(buf) / 4;
+        if (fread(buf, 4, n, wav->file) != n)
+            break;
+        for (size_t k = 0; k < n; k++) {
+            double const temp = fabs((double)le_float(buf + 4 * k));
+            max_val = temp > max_val ? temp : max_val;
+        }
+        left -= n;
+    }
+    if (fseek(wav->file, start, SEEK_SET) != 0)
+        return fail(wav, errbuf, errbuf_size, "cannot seek back to the samples");
+    float const float_max = (float)((32768.0 / 32767.0) * max_val);
+    wav->float_scale = 2147483648.0f / float_max;
     return 0;
 }
 
@@ -70,7 +164,12 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
     int have_fmt = 0;
 
     memset(wav, 0, sizeof(*wav));
-    wav->file = fopen(path, "rb");
+    if (strcmp(path, "-") == 0) {
+        wav->file = stdin;
+        wav->lame_reader = 1;
+    } else {
+        wav->file = fopen(path, "rb");
+    }
     if (!wav->file)
         return fail(wav, errbuf, errbuf_size, "cannot open %s", path);
     if (fread(riff, 1, sizeof(riff), wav->file) != sizeof(riff) ||
@@ -88,42 +187,44 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
         if (memcmp(header, "fmt ", 4) == 0) {
             uint8_t fmt[40] = { 0 };
             size_t want = size < sizeof(fmt) ? size : sizeof(fmt);
+            /* the rest and the pad byte of an odd size (17: lame skips it) */
             if (size < 16 || fread(fmt, 1, want, wav->file) != want ||
-                skip_chunk(wav->file, size - (uint32_t)want) != 0)
+                skip_bytes(wav->file, (long long)(size - want) + (size & 1)) != 0)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: truncated \"fmt \" chunk", path);
             unsigned format = le16(fmt);
             /* The sub-format GUID of an extensible header starts with the
              * format code. */
-            if (format == WAVE_FORMAT_EXTENSIBLE && size >= 40)
+            if (format == WAVE_FORMAT_EXTENSIBLE && size >= 26)
                 format = le16(fmt + 24);
             unsigned channels = le16(fmt + 2);
             uint32_t rate = le32(fmt + 4);
-            unsigned block_align = le16(fmt + 12);
             unsigned bits = le16(fmt + 14);
-            if (format != WAVE_FORMAT_PCM)
+            if (format != WAVE_FORMAT_PCM && format != WAVE_FORMAT_IEEE_FLOAT)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: unsupported WAV format 0x%04x (only "
-                            "integer PCM is supported)", path, format);
-            if (bits != 16)
+                            "integer PCM and IEEE float)", path, format);
+            if (format == WAVE_FORMAT_PCM && bits != 8 && bits != 16 &&
+                bits != 24 && bits != 32)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u-bit samples are not supported (only "
-                            "16-bit)", path, bits);
+                            "8, 16, 24 and 32 bits)", path, bits);
+            if (format == WAVE_FORMAT_IEEE_FLOAT && bits != 32)
+                return fail(wav, errbuf, errbuf_size,
+                            "%s: %u-bit floats are not supported (only "
+                            "32 bits)", path, bits);
             if (channels < 1 || channels > 2)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u channels are not supported (only 1 or "
                             "2)", path, channels);
-            if (block_align != channels * 2)
-                return fail(wav, errbuf, errbuf_size,
-                            "%s: block size %u does not match %u channels "
-                            "of 16-bit samples", path, block_align,
-                            channels);
             if (rate == 0 || rate > 0x7fffffff)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: invalid sample rate %u", path,
                             (unsigned)rate);
             wav->channels = (int)channels;
             wav->sample_rate = (int)rate;
+            wav->bits = (int)bits;
+            wav->is_float = format == WAVE_FORMAT_IEEE_FLOAT;
             have_fmt = 1;
         } else if (memcmp(header, "data", 4) == 0) {
             if (!have_fmt)
@@ -135,8 +236,12 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
             uint64_t data_size = size;
             if (left >= 0 && (uint64_t)left < data_size)
                 data_size = (uint64_t)left;
-            wav->frames = data_size / (uint64_t)(wav->channels * 2);
+            else if (left < 0 && size == 0xffffffffu)
+                data_size = UINT64_MAX; /* a stream of unknown length */
+            wav->frames = data_size / (uint64_t)(wav->channels * (wav->bits / 8));
             wav->frames_left = wav->frames;
+            if (wav->is_float && !wav->lame_reader)
+                return float_peak_scale(wav, errbuf, errbuf_size);
             return 0;
         } else if (skip_chunk(wav->file, size) != 0) {
             return fail(wav, errbuf, errbuf_size,
@@ -146,54 +251,136 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
     }
 }
 
-long ct_wav_read(ct_wav_reader *wav, int16_t *pcm, size_t max_frames,
-                 char *errbuf, size_t errbuf_size)
+/* Up to max_frames raw frames into wav->bytes; the frames read. The data
+ * ends where the file does, as in lame. */
+static long read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
+                     size_t errbuf_size)
 {
     size_t frames = wav->frames_left < max_frames ? (size_t)wav->frames_left :
                     max_frames;
-    size_t samples = frames * (size_t)wav->channels;
-    uint8_t *bytes = (uint8_t *)pcm;
+    size_t const frame_bytes = (size_t)wav->channels * (size_t)(wav->bits / 8);
 
-    if (fread(bytes, 2, samples, wav->file) != samples) {
-        snprintf(errbuf, errbuf_size, "read error after %llu of %llu frames",
-                 (unsigned long long)(wav->frames - wav->frames_left),
-                 (unsigned long long)wav->frames);
+    if (frames == 0)
+        return 0;
+    if (reserve(wav, frames) != 0) {
+        snprintf(errbuf, errbuf_size, "out of memory");
         return -1;
     }
-    /* In place: sample i is built from its own two bytes only. */
-    for (size_t i = 0; i < samples; i++)
-        pcm[i] = (int16_t)le16(bytes + 2 * i);
-    wav->frames_left -= frames;
-    return (long)frames;
+    size_t const got = fread(wav->bytes, frame_bytes, frames, wav->file);
+    if (got < frames && ferror(wav->file)) {
+        snprintf(errbuf, errbuf_size, "read error after %llu frames",
+                 (unsigned long long)(wav->frames - wav->frames_left));
+        return -1;
+    }
+    wav->frames_left = got < frames ? 0 : wav->frames_left - got;
+    return (long)got;
+}
+
+long ct_wav_read_s32(ct_wav_reader *wav, int32_t *pcm, size_t max_frames,
+                     char *errbuf, size_t errbuf_size)
+{
+    long const frames = read_raw(wav, max_frames, errbuf, errbuf_size);
+    if (frames <= 0)
+        return frames;
+    size_t const samples = (size_t)frames * (size_t)wav->channels;
+    const uint8_t *const b = wav->bytes;
+
+    for (size_t i = 0; i < samples; i++) {
+        uint32_t v;
+        switch (wav->bits) {
+        case 8: /* unsigned */
+            v = (uint32_t)(b[i] ^ 0x80) << 24;
+            if (wav->lame_reader)
+                v |= 0x7fu << 16;
+            break;
+        case 16:
+            v = (uint32_t)le16(b + 2 * i) << 16;
+            break;
+        case 24:
+            v = (uint32_t)b[3 * i] << 8 | (uint32_t)b[3 * i + 1] << 16 |
+                (uint32_t)b[3 * i + 2] << 24;
+            break;
+        default:
+            v = le32(b + 4 * i);
+            break;
+        }
+        if (wav->is_float) {
+            float const x = le_float(b + 4 * i);
+            pcm[i] = wav->lame_reader ? lame_float_to_int(x)
+                                      : lrintf_x86(wav->float_scale * x);
+        } else {
+            pcm[i] = (int32_t)v;
+        }
+    }
+    return frames;
+}
+
+long ct_wav_read(ct_wav_reader *wav, int16_t *pcm, size_t max_frames,
+                 char *errbuf, size_t errbuf_size)
+{
+    if (wav->bits != 16 || wav->is_float) {
+        snprintf(errbuf, errbuf_size, "%d-bit %s samples, not 16-bit integers",
+                 wav->bits, wav->is_float ? "float" : "integer");
+        return -1;
+    }
+    long const frames = read_raw(wav, max_frames, errbuf, errbuf_size);
+    for (long i = 0; i < frames * wav->channels; i++)
+        pcm[i] = (int16_t)le16(wav->bytes + 2 * i);
+    return frames;
 }
 
 void ct_wav_close(ct_wav_reader *wav)
 {
-    if (wav->file)
+    if (wav->file && wav->file != stdin)
         fclose(wav->file);
     wav->file = NULL;
+    free(wav->bytes);
+    wav->bytes = NULL;
+    wav->bytes_cap = 0;
 }
 
-int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
-                    char *errbuf, size_t errbuf_size)
+/* Both of the read_all: the samples of `size` bytes each into *pcm. */
+static int read_all(ct_wav_reader *wav, const char *path, void **pcm, size_t size,
+                    int s32, char *errbuf, size_t errbuf_size)
 {
     *pcm = NULL;
     if (ct_wav_open(wav, path, errbuf, errbuf_size) != 0)
         return -1;
-    if (wav->frames > (uint64_t)(SIZE_MAX / 4 - 1))
+    if (wav->frames > (uint64_t)(SIZE_MAX / 8 - 1))
         return fail(wav, errbuf, errbuf_size, "%s: too large", path);
     /* one more, so that an empty file gets a buffer too */
-    *pcm = malloc(((size_t)wav->frames + 1) * (size_t)wav->channels *
-                  sizeof(int16_t));
+    *pcm = malloc(((size_t)wav->frames + 1) * (size_t)wav->channels * size);
     if (!*pcm)
         return fail(wav, errbuf, errbuf_size, "%s: out of memory", path);
-    if (ct_wav_read(wav, *pcm, (size_t)wav->frames, errbuf, errbuf_size) !=
-        (long)wav->frames) {
+    long const got = s32 ? ct_wav_read_s32(wav, *pcm, (size_t)wav->frames, errbuf,
+                                           errbuf_size)
+                         : ct_wav_read(wav, *pcm, (size_t)wav->frames, errbuf,
+                                       errbuf_size);
+    if (got < 0) {
         free(*pcm);
         *pcm = NULL;
         ct_wav_close(wav);
         return -1;
     }
+    wav->frames = (uint64_t)got;
     ct_wav_close(wav);
     return 0;
+}
+
+int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
+                    char *errbuf, size_t errbuf_size)
+{
+    void *p;
+    int const r = read_all(wav, path, &p, sizeof(int16_t), 0, errbuf, errbuf_size);
+    *pcm = p;
+    return r;
+}
+
+int ct_wav_read_all_s32(ct_wav_reader *wav, const char *path, int32_t **pcm,
+                        char *errbuf, size_t errbuf_size)
+{
+    void *p;
+    int const r = read_all(wav, path, &p, sizeof(int32_t), 1, errbuf, errbuf_size);
+    *pcm = p;
+    return r;
 }

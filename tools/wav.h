@@ -1,7 +1,12 @@
 /*
- * RIFF/WAVE reader for 16-bit PCM with 1 or 2 channels: the input format of
- * lame's tests and of the audio corpus. Reads the samples in chunks, so that
- * a long file need not fit in memory, or (the tests) all at once.
+ * RIFF/WAVE reader for what lame reads: 8-, 16-, 24- and 32-bit integer
+ * PCM and 32-bit IEEE float, 1 or 2 channels, plain or
+ * WAVE_FORMAT_EXTENSIBLE headers. The samples come out as the 32-bit
+ * integers lame's frontend hands to lame_encode_buffer_int (full scale
+ * +-2^31), made as lame makes them: from a file by libsndfile (which scales
+ * a float file to its peak), from stdin ("-") by lame's own reader. Reads
+ * the samples in chunks, so that a long file need not fit in memory, or
+ * (the tests) all at once.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -16,21 +21,36 @@ typedef struct ct_wav_reader {
     FILE *file;
     int sample_rate;
     int channels;             /* 1 or 2 */
+    int bits;                 /* per sample: 8, 16, 24 or 32 */
+    int is_float;             /* 32-bit IEEE float samples */
+    int lame_reader;          /* stdin: lame's own reader, not libsndfile */
+    float float_scale;        /* libsndfile's float -> int factor */
     uint64_t frames;          /* samples per channel in the data chunk */
     uint64_t frames_left;
+    uint8_t *bytes;           /* one read's raw samples */
+    size_t bytes_cap;
 } ct_wav_reader;
 
 /*
- * Opens a WAV file and reads its header up to the start of the samples.
+ * Opens a WAV file ("-": stdin) and reads its header up to the start of
+ * the samples (of a float file, first all its samples for their peak).
  * Returns 0, or -1 with a message in errbuf (the reader is then closed).
  */
 int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                 size_t errbuf_size);
 
 /*
- * Reads up to max_frames frames of interleaved samples in host byte order.
- * Returns the number of frames read (0 at the end of the data), or -1 with a
- * message in errbuf when the file ends before its header said it would.
+ * Reads up to max_frames frames of interleaved samples as lame's reader
+ * gives them to lame_encode_buffer_int. Returns the number of frames read
+ * (0 at the end of the data), or -1 with a message in errbuf when the file
+ * ends before its header said it would.
+ */
+long ct_wav_read_s32(ct_wav_reader *wav, int32_t *pcm, size_t max_frames,
+                     char *errbuf, size_t errbuf_size);
+
+/*
+ * The same for a 16-bit file, the samples as they are; -1 with a message
+ * for any other.
  */
 long ct_wav_read(ct_wav_reader *wav, int16_t *pcm, size_t max_frames,
                  char *errbuf, size_t errbuf_size);
@@ -40,10 +60,13 @@ void ct_wav_close(ct_wav_reader *wav);
 /*
  * Reads a whole WAV file: wav->sample_rate, channels and frames as
  * ct_wav_open leaves them (the reader closed), and *pcm, malloc()ed, all
- * of its samples interleaved in host byte order (the caller frees them).
- * Returns 0, or -1 with a message in errbuf (*pcm is then NULL).
+ * of its samples interleaved (the caller frees them). ct_wav_read_all
+ * takes 16-bit files only. Returns 0, or -1 with a message in errbuf
+ * (*pcm is then NULL).
  */
 int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
                     char *errbuf, size_t errbuf_size);
+int ct_wav_read_all_s32(ct_wav_reader *wav, const char *path, int32_t **pcm,
+                        char *errbuf, size_t errbuf_size);
 
 #endif

@@ -78,6 +78,29 @@ static int nearest_bitrate_full_index(uint16_t bitrate)
 }
 
 /* SmpFrqIndex */
+/* util.c:map2MP3Frequency: the MPEG rate at or above freq. */
+static int map2mp3_frequency(int freq)
+{
+    if (freq <= 8000)
+        return 8000;
+    if (freq <= 11025)
+        return 11025;
+    if (freq <= 12000)
+        return 12000;
+    if (freq <= 16000)
+        return 16000;
+    if (freq <= 22050)
+        return 22050;
+    if (freq <= 24000)
+        return 24000;
+    if (freq <= 32000)
+        return 32000;
+    if (freq <= 44100)
+        return 44100;
+
+    return 48000;
+}
+
 static int smp_frq_index(int sample_freq, int *const version)
 {
     switch (sample_freq) {
@@ -630,8 +653,9 @@ static int apply_settings(ct_mp3_global_flags *gfp, const ct_mp3_settings *s)
         break;
     }
     case CT_MP3_CBR: /* -b N: lame_set_brate (its VBR_min_bitrate_kbps has no
-                        effect in CBR) */
-        if (s->bitrate <= 0)
+                        effect in CBR); 0: no rate flag, lame_init_params
+                        picks the bitrate */
+        if (s->bitrate < 0)
             return CT_EINVAL;
         gfp->brate = s->bitrate;
         if (gfp->brate > 320)
@@ -792,6 +816,42 @@ static int init_params(ct_mp3_state *gfc)
     if (gfp->mode != CT_MP3_JOINT_STEREO)
         gfp->force_ms = 0; /* forced mid/side stereo for j-stereo only */
     cfg->force_ms = gfp->force_ms;
+
+    if (cfg->vbr == CT_MP3_VBR_OFF && gfp->brate == 0) {
+        /* no bitrate or compression ratio specified, use 11.025 */
+        if (gfp->compression_ratio == 0)
+            gfp->compression_ratio = 11.025; /* rate to compress a CD down to exactly 128000 bps */
+    }
+
+    /* find bitrate if user specify a compression ratio */
+    if (cfg->vbr == CT_MP3_VBR_OFF && gfp->compression_ratio > 0) {
+        if (gfp->samplerate_out == 0)
+            gfp->samplerate_out = map2mp3_frequency((int) (0.97 * gfp->samplerate_in)); /* round up with a margin of 3% */
+
+        /* choose a bitrate for the output samplerate which achieves
+         * specified compression ratio */
+        gfp->brate = gfp->samplerate_out * 16 * cfg->channels_out / (1.e3 * gfp->compression_ratio);
+
+        /* we need the version for the bitrate table look up */
+        cfg->samplerate_index = smp_frq_index(gfp->samplerate_out, &cfg->version);
+
+        /* the nearest allowed bitrate (the CLI has no free format) */
+        gfp->brate = find_nearest_bitrate(gfp->brate, cfg->version, gfp->samplerate_out);
+    }
+    if (gfp->samplerate_out) {
+        if (gfp->samplerate_out < 16000) {
+            gfp->VBR_mean_bitrate_kbps = Max(gfp->VBR_mean_bitrate_kbps, 8);
+            gfp->VBR_mean_bitrate_kbps = Min(gfp->VBR_mean_bitrate_kbps, 64);
+        }
+        else if (gfp->samplerate_out < 32000) {
+            gfp->VBR_mean_bitrate_kbps = Max(gfp->VBR_mean_bitrate_kbps, 8);
+            gfp->VBR_mean_bitrate_kbps = Min(gfp->VBR_mean_bitrate_kbps, 160);
+        }
+        else {
+            gfp->VBR_mean_bitrate_kbps = Max(gfp->VBR_mean_bitrate_kbps, 32);
+            gfp->VBR_mean_bitrate_kbps = Min(gfp->VBR_mean_bitrate_kbps, 320);
+        }
+    }
 
     /* mapping VBR scale to internal VBR quality settings */
     if (gfp->samplerate_out == 0 && (cfg->vbr == CT_MP3_VBR_MT || cfg->vbr == CT_MP3_VBR_MTRH))

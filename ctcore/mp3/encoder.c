@@ -141,6 +141,10 @@ static int check_settings(const ct_mp3_settings *s, char *errbuf, size_t errbuf_
                                  "VBR quality %g: not in 0..9.999", s->vbr_quality);
         break;
     case CT_MP3_CBR:
+        if (s->bitrate != 0 && (s->bitrate < 8 || s->bitrate > 320))
+            return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                                 "bitrate %d kbit/s: not 0 or in 8..320", s->bitrate);
+        break;
     case CT_MP3_ABR:
         if (s->bitrate < 8 || s->bitrate > 320)
             return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,

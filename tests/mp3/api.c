@@ -1,7 +1,8 @@
 /*
  * The MP3 encoder's API contract, without a reference encoder: the bytes do
- * not depend on how the input is split into ct_mp3_send_samples calls, a
- * reset stream repeats the first one, the packets are whole frames in
+ * not depend on how the input is split into ct_mp3_send_samples calls, nor
+ * on the sample format it is sent in (16-bit, 32-bit, float), a reset
+ * stream repeats the first one, the packets are whole frames in
  * order, and the calls out of order are refused.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -64,9 +65,29 @@ static int receive_all(ct_mp3_encoder *enc, stream *s)
     return ret;
 }
 
-/* Encodes pcm in pieces of `piece` samples (0: one call). */
-static void encode(ct_mp3_encoder *enc, const int16_t *pcm, long frames, int channels,
-                   long piece, stream *s)
+/* The samples in each format: 16-bit, s << 16, s / 32768. */
+typedef struct pcm_formats {
+    const int16_t *s16;
+    int32_t *s32;
+    float *f32;
+} pcm_formats;
+
+/* Sends n frames from frame pos in a format (0 s16, 1 s32, 2 f32). */
+static int send(ct_mp3_encoder *enc, const pcm_formats *pcm, int format, long pos, long n,
+                int channels)
+{
+    size_t const at = (size_t) (pos * channels);
+    if (format == 1)
+        return ct_mp3_send_samples_s32(enc, pcm->s32 + at, (size_t) n);
+    if (format == 2)
+        return ct_mp3_send_samples_f32(enc, pcm->f32 + at, (size_t) n);
+    return ct_mp3_send_samples(enc, pcm->s16 + at, (size_t) n);
+}
+
+/* Encodes pcm in pieces of `piece` samples (0: one call), in a format of
+ * send's; with format 3, the pieces take the three formats in turn. */
+static void encode(ct_mp3_encoder *enc, const pcm_formats *pcm, int format, long frames,
+                   int channels, long piece, stream *s)
 {
     ct_mp3_packet tag;
     long pos;
@@ -77,7 +98,7 @@ static void encode(ct_mp3_encoder *enc, const int16_t *pcm, long frames, int cha
         piece = frames;
     for (pos = 0; pos < frames; pos += piece) {
         long n = frames - pos < piece ? frames - pos : piece;
-        ret = ct_mp3_send_samples(enc, pcm + pos * channels, (size_t) n);
+        ret = send(enc, pcm, format == 3 ? (int) (pos / piece % 3) : format, pos, n, channels);
         CHECK(ret == CT_OK, "send_samples: %d", ret);
         ret = receive_all(enc, s);
         CHECK(ret == CT_EAGAIN, "receive before drain: %d", ret);
@@ -85,7 +106,7 @@ static void encode(ct_mp3_encoder *enc, const int16_t *pcm, long frames, int cha
     CHECK(ct_mp3_lametag(enc, &tag) == CT_ESTATE, "lametag before drain");
     ret = ct_mp3_drain(enc);
     CHECK(ret == CT_OK, "drain: %d", ret);
-    CHECK(ct_mp3_send_samples(enc, pcm, 1) == CT_ESTATE, "send after drain");
+    CHECK(ct_mp3_send_samples(enc, pcm->s16, 1) == CT_ESTATE, "send after drain");
     ret = receive_all(enc, s);
     CHECK(ret == CT_EOF, "receive after drain: %d", ret);
     CHECK(ct_mp3_receive_packet(enc, &tag) == CT_EOF, "receive after EOF");
@@ -96,19 +117,20 @@ static void encode(ct_mp3_encoder *enc, const int16_t *pcm, long frames, int cha
         memcpy(s->data, tag.data, tag.size);
 }
 
-static void run(const char *name, ct_mp3_settings *cs, const int16_t *pcm, long frames)
+static void run(const char *name, ct_mp3_settings *cs, const pcm_formats *pcm, long frames)
 {
     static const long pieces[] = {0, 1, 577, 1152, 4095};
     stream first, other;
     ct_mp3_encoder *enc;
     char err[200];
     size_t i;
+    int format;
     int ret = ct_mp3_encoder_new(NULL, cs, &enc, err, sizeof(err));
     CHECK(ret == CT_OK, "%s: encoder_new: %s", name, err);
     if (ret != CT_OK)
         return;
 
-    encode(enc, pcm, frames, cs->channels, 0, &first);
+    encode(enc, pcm, 0, frames, cs->channels, 0, &first);
     CHECK(first.order_ok, "%s: packets out of order or not frames", name);
     CHECK(first.tag_packets == first.has_tag, "%s: %d tag packets", name,
           first.tag_packets);
@@ -117,11 +139,20 @@ static void run(const char *name, ct_mp3_settings *cs, const int16_t *pcm, long 
           name);
     for (i = 1; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
         ct_mp3_reset(enc);
-        encode(enc, pcm, frames, cs->channels, pieces[i], &other);
+        encode(enc, pcm, 0, frames, cs->channels, pieces[i], &other);
         CHECK(other.size == first.size && !memcmp(other.data, first.data, first.size),
               "%s: pieces of %ld samples after reset: other bytes", name, pieces[i]);
         free(other.data);
     }
+    for (format = 1; format <= 3; format++) {
+        ct_mp3_reset(enc);
+        encode(enc, pcm, format, frames, cs->channels, 1000, &other);
+        CHECK(other.size == first.size && !memcmp(other.data, first.data, first.size),
+              "%s: sample format %d: other bytes", name, format);
+        free(other.data);
+    }
+    ct_mp3_reset(enc);
+    CHECK(ct_mp3_send_samples_f32(enc, NULL, 1) == CT_EINVAL, "%s: NULL samples", name);
     printf("%s %s: %zu bytes, %d packets, delay %d, output rate %d\n",
            failures ? "..." : "ok ", name, first.size, first.packets,
            ct_mp3_encoder_delay(enc), ct_mp3_output_rate(enc));
@@ -132,32 +163,47 @@ static void run(const char *name, ct_mp3_settings *cs, const int16_t *pcm, long 
 int main(void)
 {
     const long frames = 3 * 44100 + 123;
-    int16_t *pcm = malloc(sizeof(int16_t) * 2 * (size_t) frames);
+    int16_t *s16 = malloc(sizeof(int16_t) * 2 * (size_t) frames);
+    pcm_formats pcm = {s16, malloc(sizeof(int32_t) * 2 * (size_t) frames),
+                       malloc(sizeof(float) * 2 * (size_t) frames)};
     ct_mp3_settings cs;
     ct_mp3_encoder *enc;
     char err[200];
     long i;
 
     for (i = 0; i < frames; i++) {
-        pcm[2 * i] = (int16_t) lrint(12000 * sin(i * 0.031) + 3000 * sin(i * 0.9));
-        pcm[2 * i + 1] = (int16_t) lrint(9000 * sin(i * 0.047));
+        s16[2 * i] = (int16_t) lrint(12000 * sin(i * 0.031) + 3000 * sin(i * 0.9));
+        s16[2 * i + 1] = (int16_t) lrint(9000 * sin(i * 0.047));
+    }
+    s16[0] = -32768; /* full scale, the float's -1.0 */
+    s16[1] = 32767;
+    for (i = 0; i < 2 * frames; i++) {
+        pcm.s32[i] = (int32_t) ((uint32_t) (uint16_t) s16[i] << 16);
+        pcm.f32[i] = s16[i] / 32768.0f;
     }
 
     ct_mp3_settings_default(&cs);
-    run("-V 4", &cs, pcm, frames);
+    run("-V 4", &cs, &pcm, frames);
     cs.rate_control = CT_MP3_CBR;
     cs.bitrate = 128;
-    run("-b 128", &cs, pcm, frames);
+    run("-b 128", &cs, &pcm, frames);
     cs.bitrate = 32; /* resampled to 22.05 kHz MPEG-2 */
-    run("-b 32", &cs, pcm, frames);
+    run("-b 32", &cs, &pcm, frames);
     cs.bitrate = 128;
     cs.lametag = 0;
-    run("-b 128 -t", &cs, pcm, frames);
+    run("-b 128 -t", &cs, &pcm, frames);
+    cs.lametag = 1;
+    cs.bitrate = 0; /* lame without a rate flag */
+    run("(no rate flag)", &cs, &pcm, frames);
+    cs.bitrate = 64;
+    cs.sample_rate = 12345; /* resampled, as any rate off the nine */
+    run("-b 64 at 12345 Hz", &cs, &pcm, frames);
+    CHECK(cs.sample_rate == 12345, "settings changed");
 
     ct_mp3_settings_default(&cs);
-    cs.sample_rate = 12345;
+    cs.sample_rate = 0;
     CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
-          "sample rate 12345 accepted");
+          "sample rate 0 accepted");
     ct_mp3_settings_default(&cs);
     cs.channels = 3;
     CHECK(ct_mp3_encoder_new(NULL, &cs, &enc, err, sizeof(err)) == CT_EINVAL,
@@ -198,7 +244,9 @@ int main(void)
     }
     ct_mp3_encoder_free(NULL);
 
-    free(pcm);
+    free(s16);
+    free(pcm.s32);
+    free(pcm.f32);
     printf("%s\n", failures ? "FAILED" : "all passed");
     return failures ? 1 : 0;
 }

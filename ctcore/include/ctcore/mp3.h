@@ -49,7 +49,10 @@ typedef struct ct_mp3_settings {
     ct_mp3_rate_control rate_control;
     float vbr_quality;        /* -V: 0 (best) up to, not including, 10 */
     int bitrate;              /* kbit/s for CBR (-b) and ABR (--abr):
-                                 8 .. 320 */
+                                 8 .. 320; for CBR also 0: lame without a
+                                 rate flag (the bitrate nearest to a
+                                 compression ratio of 11.025 at the
+                                 output rate LAME picks) */
     int quality;              /* -q: 0 (best) .. 9; -1 = LAME's default */
     ct_mp3_channel_mode mode; /* -m */
     int replaygain;           /* ReplayGain analysis into the tag (CLI: on) */
