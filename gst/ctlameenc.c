@@ -11,9 +11,14 @@
  * SECTION:element-ctlameenc
  * @title: ctlameenc
  *
- * Encodes 16-bit PCM to MPEG-1 Layer III (or MPEG-2 when LAME resamples for
- * a low bitrate), byte-identical to Debian's lame 3.100 with the same
- * settings. Each output buffer is one MP3 frame.
+ * Encodes 16-bit, 32-bit and float PCM at any of the nine MPEG audio rates
+ * (8 to 48 kHz), mono or stereo, to MPEG-1, MPEG-2 or MPEG-2.5 Layer III
+ * (LAME resamples to a lower rate at low bitrates), byte-identical to
+ * Debian's lame 3.100 with the same settings on the same WAV: S16LE and
+ * S32LE as lame reads 16- and 32-bit WAVs, F32LE as lame reads a float WAV
+ * from stdin (`lame - out.mp3 < in.wav`; given the file's name, lame first
+ * scales a float file to its peak, which a stream cannot know). Each
+ * output buffer is one MP3 frame.
  *
  * The LAME tag is complete only after the last frame, so before the first
  * one the element asks downstream whether it can seek in bytes and looks
@@ -148,6 +153,8 @@ struct _GstCtLameEnc
   gint in_rate;
   gint out_rate;                /* differs when LAME resamples */
   gint channels;
+  GstAudioFormat format;        /* S16, S32 or F32, native endian */
+  gint sample_size;             /* its bytes */
   gboolean lametag_on;          /* of the current encoder: the property,
                                  * and downstream can take the final tag
                                  * at byte 0 */
@@ -161,21 +168,24 @@ struct _GstCtLameEnc
                                  * base class */
   gboolean drained;             /* the encoder needs a reset for new input */
   gboolean at_eos;              /* the drain under way is the EOS one */
-  gint16 *aligned;              /* a copy of misaligned input */
+  guint8 *aligned;              /* a copy of misaligned input */
   gsize aligned_size;
 };
 
-/* The samples are handed to ctcore as they are: native 16-bit, which is
- * S16LE on the little-endian hosts ct is built for. */
-#define SINK_RATES "rate = (int) { 32000, 44100, 48000 }"
+/* The samples are handed to ctcore as they are: native 16-bit, 32-bit and
+ * float, which are S16LE, S32LE and F32LE on the little-endian hosts ct is
+ * built for. S16 first: lamemp3enc's, and what audioconvert picks for
+ * 16-bit sources. Every MPEG audio rate, as lamemp3enc. */
+#define SINK_FORMATS "format = (string) { " GST_AUDIO_NE (S16) ", " \
+    GST_AUDIO_NE (S32) ", " GST_AUDIO_NE (F32) " }"
+#define SINK_RATES "rate = (int) { 8000, 11025, 12000, 16000, 22050, " \
+    "24000, 32000, 44100, 48000 }"
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("audio/x-raw, "
-        "format = (string) " GST_AUDIO_NE (S16) ", "
+    GST_STATIC_CAPS ("audio/x-raw, " SINK_FORMATS ", "
         "layout = (string) interleaved, " SINK_RATES ", channels = (int) 1; "
-        "audio/x-raw, "
-        "format = (string) " GST_AUDIO_NE (S16) ", "
+        "audio/x-raw, " SINK_FORMATS ", "
         "layout = (string) interleaved, " SINK_RATES ", channels = (int) 2, "
         "channel-mask = (bitmask) 0x3"));
 
@@ -570,6 +580,8 @@ gst_ct_lame_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   self->encoder = mp3_encoder;
   self->in_rate = settings.sample_rate;
   self->channels = settings.channels;
+  self->format = GST_AUDIO_INFO_FORMAT (info);
+  self->sample_size = GST_AUDIO_INFO_WIDTH (info) / 8;
   self->out_rate = ct_mp3_output_rate (self->encoder);
   self->lametag_on = settings.lametag;
   gst_ct_lame_enc_start_stream (self);
@@ -760,12 +772,12 @@ gst_ct_lame_enc_drain (GstCtLameEnc * self)
   return gst_ct_lame_enc_rewrite_lametag (self);
 }
 
-/* Input in the alignment int16_t needs: in place, or copied. */
-static const gint16 *
+/* Input in the alignment its samples need: in place, or copied. */
+static const void *
 gst_ct_lame_enc_aligned_samples (GstCtLameEnc * self, const GstMapInfo * map)
 {
-  if ((guintptr) map->data % G_ALIGNOF (gint16) == 0)
-    return (const gint16 *) map->data;
+  if ((guintptr) map->data % self->sample_size == 0)
+    return map->data;
   if (map->size > self->aligned_size) {
     g_free (self->aligned);
     self->aligned = g_malloc (map->size);
@@ -781,6 +793,8 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
   GstCtLameEnc *self = GST_CT_LAME_ENC (encoder);
   GstMapInfo map;
   gsize samples;
+  const void *pcm;
+  const char *function;
   int r;
 
   if (!input)
@@ -797,14 +811,22 @@ gst_ct_lame_enc_handle_frame (GstAudioEncoder * encoder, GstBuffer * input)
             "buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
-  samples = map.size / (sizeof (gint16) * self->channels);
-  r = ct_mp3_send_samples (self->encoder,
-      gst_ct_lame_enc_aligned_samples (self, &map), samples);
+  samples = map.size / (self->sample_size * self->channels);
+  pcm = gst_ct_lame_enc_aligned_samples (self, &map);
+  if (self->format == GST_AUDIO_FORMAT_S32) {
+    function = "ct_mp3_send_samples_s32";
+    r = ct_mp3_send_samples_s32 (self->encoder, pcm, samples);
+  } else if (self->format == GST_AUDIO_FORMAT_F32) {
+    function = "ct_mp3_send_samples_f32";
+    r = ct_mp3_send_samples_f32 (self->encoder, pcm, samples);
+  } else {
+    function = "ct_mp3_send_samples";
+    r = ct_mp3_send_samples (self->encoder, pcm, samples);
+  }
   self->samples_sent += samples;
   gst_buffer_unmap (input, &map);
   if (r < 0) {
-    GST_CT_ELEMENT_ERROR (self, r, NULL, "ct_mp3_send_samples",
-        "MP3 encoding failed");
+    GST_CT_ELEMENT_ERROR (self, r, NULL, function, "MP3 encoding failed");
     return GST_FLOW_ERROR;
   }
   return gst_ct_lame_enc_push_packets (self);

@@ -290,6 +290,104 @@ GST_START_TEST (test_caps)
 
 GST_END_TEST;
 
+/* Every sample format at every rate: the samples of make_pcm with more
+ * than 16 bits in them, as 32-bit integers or floats. */
+static const gint all_rates[] = {
+  8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000
+};
+
+static const GstAudioFormat formats[] = {
+  GST_AUDIO_FORMAT_S16LE, GST_AUDIO_FORMAT_S32LE, GST_AUDIO_FORMAT_F32LE
+};
+
+/* The samples in a format, of `frames * channels` samples of pcm. */
+static gpointer
+pcm_in_format (const gint16 * pcm, gsize samples, GstAudioFormat format)
+{
+  if (format == GST_AUDIO_FORMAT_S32LE) {
+    gint32 *out = g_new (gint32, samples + 1);
+    for (gsize i = 0; i < samples; i++)
+      out[i] = (gint32) ((guint32) (guint16) pcm[i] << 16 | (i * 7919u) % 65536u);
+    return out;
+  }
+  if (format == GST_AUDIO_FORMAT_F32LE) {
+    gfloat *out = g_new (gfloat, samples + 1);
+    for (gsize i = 0; i < samples; i++)
+      out[i] = pcm[i] / 32768.0f + (gfloat) ((i * 7919u) % 1000u) * 1e-8f;
+    return out;
+  }
+  return g_memdup2 (pcm, samples * sizeof (gint16) + 2);
+}
+
+GST_START_TEST (test_formats_and_rates)
+{
+  gint rate = all_rates[__i__ / 6], channels = 1 + __i__ % 2;
+  GstAudioFormat format = formats[__i__ / 2 % 3];
+  const GstAudioFormatInfo *finfo = gst_audio_format_get_info (format);
+  gsize frames = rate / 2, size = GST_AUDIO_FORMAT_INFO_WIDTH (finfo) / 8;
+  ct_mp3_settings settings = default_settings (rate, channels);
+  gint16 *pcm16 = make_pcm (frames, channels, __i__);
+  guint8 *pcm = pcm_in_format (pcm16, frames * channels, format);
+  GByteArray *expected = g_byte_array_new (), *got;
+  ct_mp3_encoder *encoder = NULL;
+  GstHarness *h = gst_harness_new ("ctlameenc");
+  GstAudioInfo info;
+  char err[256] = "";
+  guint num_buffers;
+  int r;
+
+  /* the library, in pieces as the harness gets them */
+  fail_unless_equals_int (ct_mp3_encoder_new (NULL, &settings, &encoder, err,
+          sizeof (err)), CT_OK);
+  for (gsize done = 0; done < frames; done += 1000) {
+    gsize n = MIN (frames - done, 1000);
+    const guint8 *p = pcm + done * channels * size;
+    ct_mp3_packet packet;
+
+    if (format == GST_AUDIO_FORMAT_S32LE)
+      r = ct_mp3_send_samples_s32 (encoder, (const gint32 *) p, n);
+    else if (format == GST_AUDIO_FORMAT_F32LE)
+      r = ct_mp3_send_samples_f32 (encoder, (const gfloat *) p, n);
+    else
+      r = ct_mp3_send_samples (encoder, (const gint16 *) p, n);
+    fail_unless_equals_int (r, CT_OK);
+    while (ct_mp3_receive_packet (encoder, &packet) == CT_OK)
+      g_byte_array_append (expected, packet.data, packet.size);
+  }
+  fail_unless_equals_int (ct_mp3_drain (encoder), CT_OK);
+  {
+    ct_mp3_packet packet;
+    while (ct_mp3_receive_packet (encoder, &packet) == CT_OK)
+      g_byte_array_append (expected, packet.data, packet.size);
+  }
+
+  gst_audio_info_set_format (&info, format, rate, channels, NULL);
+  gst_harness_set_src_caps (h, gst_audio_info_to_caps (&info));
+  for (gsize done = 0; done < frames; done += 1000) {
+    gsize n = MIN (frames - done, 1000);
+    GstBuffer *in = gst_buffer_new_memdup (pcm + done * channels * size,
+        n * channels * size);
+
+    GST_BUFFER_PTS (in) = gst_util_uint64_scale (done, GST_SECOND, rate);
+    GST_BUFFER_DURATION (in) = gst_util_uint64_scale (done + n, GST_SECOND,
+        rate) - GST_BUFFER_PTS (in);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_stream (h, &num_buffers);
+  assert_bytes_equal (got, expected);
+  assert_output_caps (h, ct_mp3_output_rate (encoder), channels);
+
+  ct_mp3_encoder_free (encoder);
+  g_byte_array_unref (got);
+  g_byte_array_unref (expected);
+  gst_harness_teardown (h);
+  g_free (pcm);
+  g_free (pcm16);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_mono_mixes_down)
 {
   ct_mp3_settings settings = default_settings (44100, 2);
@@ -1039,6 +1137,8 @@ ctlameenc_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_caps, 0, 2 * G_N_ELEMENTS (rates));
+  tcase_add_loop_test (tc, test_formats_and_rates, 0,
+      2 * G_N_ELEMENTS (formats) * G_N_ELEMENTS (all_rates));
   tcase_add_test (tc, test_mono_mixes_down);
   tcase_add_test (tc, test_properties_map_to_lame_flags);
   tcase_add_test (tc, test_defaults);
