@@ -42,6 +42,48 @@ const mp3_setting mp3_settings_extra[] = {
 const int mp3_num_settings_extra =
     (int)(sizeof(mp3_settings_extra) / sizeof(mp3_settings_extra[0]));
 
+const mp3_setting mp3_settings_rates[] = {
+    {"-V 2", CT_MP3_VBR, 2, 0, -1, CT_MP3_MODE_DEFAULT, 0, 0},
+    {"-b 64", CT_MP3_CBR, 0, 64, -1, CT_MP3_MODE_DEFAULT, 0, 0},
+    {"--abr 96", CT_MP3_ABR, 0, 96, -1, CT_MP3_MODE_DEFAULT, 0, 0},
+};
+const int mp3_num_settings_rates =
+    (int)(sizeof(mp3_settings_rates) / sizeof(mp3_settings_rates[0]));
+
+const int mp3_mpeg_rates[9] = {8000,  11025, 12000, 16000, 22050,
+                               24000, 32000, 44100, 48000};
+
+void mp3_rate_signal(int which, double seconds, mp3_pcm *out)
+{
+    int const rate = mp3_mpeg_rates[which / 2];
+    long const frames = (long)(seconds * rate);
+    double const pi = 3.14159265358979323846;
+    uint32_t seed = 777u + (uint32_t)which;
+    long i;
+    int c;
+
+    out->rate = rate;
+    out->channels = 1 + which % 2;
+    out->frames = frames;
+    snprintf(out->name, sizeof(out->name), "rates_%d_%s", rate,
+             out->channels == 2 ? "stereo" : "mono");
+    out->samples = calloc((size_t)(frames * out->channels) + 1, sizeof(int16_t));
+    if (out->samples == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    for (i = 0; i < frames; i++) {
+        double const t = (double)i / rate;
+        /* a linear sweep from 50 Hz to the Nyquist frequency */
+        double const sweep = 2 * pi * (50 * t + (rate / 2.0 - 50) * t * t / (2 * seconds));
+        for (c = 0; c < out->channels; c++) {
+            double v = 9000 * sin(2 * pi * (330 + 220 * c) * t) + 6000 * sin(sweep + c) +
+                       (double)((int)(mp3_lcg(&seed) >> 20) - 2048);
+            out->samples[i * out->channels + c] = (int16_t)lrint(v);
+        }
+    }
+}
+
 void mp3_buf_put(mp3_buf *b, const void *p, size_t n)
 {
     if (b->size + n > b->cap) {

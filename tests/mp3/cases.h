@@ -32,6 +32,11 @@ extern const int mp3_num_settings_main;
 extern const mp3_setting mp3_settings_extra[];
 extern const int mp3_num_settings_extra;
 
+/* The rate matrix: -V 2, -b 64 and --abr 96 on every MPEG rate, mono and
+ * stereo (mp3_rate_signal). */
+extern const mp3_setting mp3_settings_rates[];
+extern const int mp3_num_settings_rates;
+
 typedef struct mp3_pcm {
     char name[256];
     int16_t *samples; /* interleaved */
@@ -57,6 +62,13 @@ uint32_t mp3_lcg(uint32_t *state);
  * three short ones; `seconds` scales the long ones (the oracle: 2). */
 #define MP3_NUM_SYNTHETIC 7
 void mp3_synthetic(int which, double seconds, mp3_pcm *out);
+
+/* The rate matrix' signals: MP3_NUM_RATE_SIGNALS of them, one per MPEG
+ * audio rate (8 to 48 kHz) and channel count, `seconds` long: tones, a
+ * sweep up to the rate's Nyquist frequency and noise. */
+#define MP3_NUM_RATE_SIGNALS 18
+extern const int mp3_mpeg_rates[9];
+void mp3_rate_signal(int which, double seconds, mp3_pcm *out);
 
 /* The names of the .wav files in dir, sorted (*names and each name
  * malloc()ed); -1 when dir cannot be read. */
