@@ -27,8 +27,8 @@ int ct_cli_lame_flag(void *encoder_flags, int argc, char **argv, int *i,
 int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
                  ct_cli_args *args, int argc, char **argv)
 {
-    return ct_cli_parse_extras(cli, NULL, encoder_flags, tool_flags, args,
-                               argc, argv);
+    return ct_cli_parse_extras(cli, NULL, encoder_flags, tool_flags, args, argc,
+                               argv);
 }
 
 int ct_cli_parse_extras(const ct_cli *cli, const ct_cli_extras *extras,

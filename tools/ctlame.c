@@ -13,11 +13,11 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "common/clock.h"
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "lame_flags.h"
 #include "wav.h"
-#include "common/clock.h"
 
 /* Frames per channel handed to the encoder at a time. */
 #define CHUNK_FRAMES 65536
@@ -26,19 +26,20 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: ctlame [flags] INPUT.wav [OUTPUT.mp3]\n"
-        "Encodes a WAV file (8, 16, 24 or 32-bit PCM or 32-bit float, 1 or 2\n"
-        "channels, any rate) like lame 3.100 does. Without OUTPUT, INPUT's name\n"
-        "with .mp3 for its suffix (stdout for stdin). \"-\" is stdin or stdout\n"
-        "(written to stdout, the stream has no LAME tag, as lame's).\n"
+        "Encodes a WAV file (8, 16, 24 or 32-bit PCM or 32-bit float,\n"
+        "1 or 2 channels, any rate) like lame 3.100 does. Without OUTPUT:\n"
+        "INPUT's name with .mp3 for its suffix (stdout for stdin).\n"
+        "\"-\" is stdin or stdout (to stdout without the LAME tag, as\n"
+        "lame writes it).\n"
         "  -V Q           VBR quality 0 (best) .. 9.999 (LAME's new VBR)\n"
         "  -b N           CBR at N kbit/s\n"
         "  --abr N        ABR at an average of N kbit/s\n"
         "                 (one of -V, -b, --abr; none: CBR at LAME's default\n"
         "                 bitrate, 128 kbit/s for 44.1 kHz stereo)\n"
-        "  -m j|s|m       joint stereo, stereo, or mono (stereo input is mixed\n"
-        "                 down); default: joint stereo for 2 channels\n"
+        "  -m j|s|m       joint stereo, stereo, or mono (stereo input is\n"
+        "                 mixed down); default: joint stereo for 2 channels\n"
         "  -q N           engine quality 0 (best, slowest) .. 9; default 3\n"
-        "  --noreplaygain no ReplayGain analysis (its field in the tag stays 0)\n"
+        "  --noreplaygain no ReplayGain analysis (its tag field stays 0)\n"
         "  -t             no Xing/Info + LAME tag frame\n"
         "  --simd=auto|c|sse2|avx2\n"
         "                 the SIMD kernels to use, at most this level (c: the\n"
@@ -120,8 +121,7 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
     errno = 0;
     long v = strtol(value, &end, 10);
     if (errno || end == value || *end != '\0' || v < 0 || v > 1000000) {
-        fprintf(stderr, "ctlame: --threads needs 0 or more, not '%s'\n",
-                value);
+        fprintf(stderr, "ctlame: --threads needs 0 or more, not '%s'\n", value);
         return -1;
     }
     f->threads = (int)v;
@@ -130,20 +130,21 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
 
 static void version(FILE *f)
 {
-    fputs("ctlame " CT_VERSION " (ctcore), writing the bytes of LAME 3.100\n", f);
+    fputs("ctlame " CT_VERSION " (ctcore), writing the bytes of LAME 3.100\n",
+          f);
 }
 
 static const ct_cli ctlame_cli = {"ctlame", usage, ct_cli_lame_flag,
-                                 parse_tool_flag};
+                                  parse_tool_flag};
 static const ct_cli_extras ctlame_extras = {version, 1};
 
 /* lame's suffixes that the output name replaces (parse.c:isCommonSuffix). */
 static int is_common_suffix(const char *s)
 {
     static const char *const suffixes[] = {
-        ".WAV", ".RAW", ".MP1", ".MP2", ".MP3", ".MPG", ".MPA", ".CDA",
-        ".OGG", ".AIF", ".AIFF", ".AU", ".SND", ".FLAC", ".WV", ".OFR",
-        ".TAK", ".MP4", ".M4A", ".PCM", ".W64",
+        ".WAV", ".RAW", ".MP1", ".MP2",  ".MP3", ".MPG", ".MPA",
+        ".CDA", ".OGG", ".AIF", ".AIFF", ".AU",  ".SND", ".FLAC",
+        ".WV",  ".OFR", ".TAK", ".MP4",  ".M4A", ".PCM", ".W64",
     };
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
         if (strcasecmp(s, suffixes[i]) == 0)
@@ -175,15 +176,16 @@ int main(int argc, char **argv)
     char err[256] = "";
     ctlame_flags tool = {.threads = 0};
     ct_lame_flags_init(&tool.lame);
-    int status =
-        ct_cli_parse_extras(&ctlame_cli, &ctlame_extras, &tool.lame, &tool,
-                            &tool.args, argc, argv);
+    int status = ct_cli_parse_extras(&ctlame_cli, &ctlame_extras, &tool.lame,
+                                     &tool, &tool.args, argc, argv);
     if (status != CT_CLI_RUN)
         return status;
     const char *in_path = tool.args.input, *out_path = tool.args.output;
     char *out_name = NULL;
     if (!out_path) {
-        out_path = strcmp(in_path, "-") == 0 ? "-" : (out_name = default_output(in_path));
+        out_path = strcmp(in_path, "-") == 0
+                       ? "-"
+                       : (out_name = default_output(in_path));
         if (!out_path) {
             fprintf(stderr, "ctlame: out of memory\n");
             return 1;
@@ -214,8 +216,8 @@ int main(int argc, char **argv)
     ct_mp3_encoder *encoder = NULL;
     ct_pool *pool = NULL;
     FILE *out = NULL;
-    int32_t *pcm = malloc((size_t)CHUNK_FRAMES * (size_t)wav.channels *
-                          sizeof(*pcm));
+    int32_t *pcm =
+        malloc((size_t)CHUNK_FRAMES * (size_t)wav.channels * sizeof(*pcm));
     if (!pcm) {
         fprintf(stderr, "ctlame: out of memory\n");
         goto done;
@@ -249,7 +251,8 @@ int main(int argc, char **argv)
     unsigned long long bytes = 0;
     uint64_t frames_in = 0;
     for (;;) {
-        long frames = ct_wav_read_s32(&wav, pcm, CHUNK_FRAMES, err, sizeof(err));
+        long frames =
+            ct_wav_read_s32(&wav, pcm, CHUNK_FRAMES, err, sizeof(err));
         if (frames < 0) {
             fprintf(stderr, "ctlame: %s: %s\n", in_path, err);
             goto done;
@@ -277,9 +280,10 @@ int main(int argc, char **argv)
             goto done;
         }
         if (r == CT_OK && (num_packets == 0 || tag.size != first_size)) {
-            fprintf(stderr, "ctlame: the LAME tag (%zu bytes) does not fit "
-                    "the placeholder frame (%zu bytes)\n", tag.size,
-                    first_size);
+            fprintf(stderr,
+                    "ctlame: the LAME tag (%zu bytes) does not fit "
+                    "the placeholder frame (%zu bytes)\n",
+                    tag.size, first_size);
             goto done;
         }
         if (r == CT_OK && (fseek(out, 0, SEEK_SET) != 0 ||
@@ -299,12 +303,14 @@ int main(int argc, char **argv)
 
     if (tool.timing && !tool.args.quiet) {
         double duration = (double)frames_in / wav.sample_rate;
-        fprintf(stderr, "%s: %d Hz, %d channel%s, %.3f s -> %s: %d Hz, %ld "
+        fprintf(stderr,
+                "%s: %d Hz, %d channel%s, %.3f s -> %s: %d Hz, %ld "
                 "frames, %llu bytes in %.3f s (%.0fx real time, %d thread%s)\n",
-                in_path, wav.sample_rate, wav.channels, wav.channels > 1 ? "s" : "",
-                duration, out_path, ct_mp3_output_rate(encoder), num_packets,
-                bytes, seconds, seconds > 0 ? duration / seconds : 0.0,
-                ct_pool_threads(pool), ct_pool_threads(pool) > 1 ? "s" : "");
+                in_path, wav.sample_rate, wav.channels,
+                wav.channels > 1 ? "s" : "", duration, out_path,
+                ct_mp3_output_rate(encoder), num_packets, bytes, seconds,
+                seconds > 0 ? duration / seconds : 0.0, ct_pool_threads(pool),
+                ct_pool_threads(pool) > 1 ? "s" : "");
     }
     status = 0;
 

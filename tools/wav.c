@@ -17,7 +17,7 @@
 
 #include "common/errbuf.h"
 
-#define WAVE_FORMAT_PCM 0x0001
+#define WAVE_FORMAT_PCM        0x0001
 #define WAVE_FORMAT_IEEE_FLOAT 0x0003
 #define WAVE_FORMAT_EXTENSIBLE 0xfffe
 
@@ -82,7 +82,8 @@ static int skip_chunk(FILE *f, uint32_t size)
 /* Room for `frames` frames of raw samples. */
 static int reserve(ct_wav_reader *wav, size_t frames)
 {
-    size_t const need = frames * (size_t)wav->channels * (size_t)(wav->bits / 8);
+    size_t const need =
+        frames * (size_t)wav->channels * (size_t)(wav->bits / 8);
     if (need <= wav->bytes_cap)
         return 0;
     uint8_t *bytes = realloc(wav->bytes, need);
@@ -130,7 +131,8 @@ static float le_float(const uint8_t *p)
 /* libsndfile's SFC_SET_SCALE_FLOAT_INT_READ: the peak of all samples of
  * the file (psf_calc_signal_max, in double), with 1/32767 headroom, and
  * the factor to +-2^31 from it (a float; infinite for a silent file). */
-static int float_peak_scale(ct_wav_reader *wav, char *errbuf, size_t errbuf_size)
+static int float_peak_scale(ct_wav_reader *wav, char *errbuf,
+                            size_t errbuf_size)
 {
     long const start = ftell(wav->file);
     uint64_t left = wav->frames * (uint64_t)wav->channels;
@@ -138,10 +140,12 @@ static int float_peak_scale(ct_wav_reader *wav, char *errbuf, size_t errbuf_size
     uint8_t buf[4096];
 
     if (start < 0)
-        return fail(wav, errbuf, errbuf_size, "cannot find the peak of a float file "
+        return fail(wav, errbuf, errbuf_size,
+                    "cannot find the peak of a float file "
                     "that does not seek");
     while (left > 0) {
-        size_t const n = left < sizeof(buf) / 4 ? (size_t)left : sizeof(buf) / 4;
+        size_t const n =
+            left < sizeof(buf) / 4 ? (size_t)left : sizeof(buf) / 4;
         if (fread(buf, 4, n, wav->file) != n)
             break;
         for (size_t k = 0; k < n; k++) {
@@ -151,7 +155,8 @@ static int float_peak_scale(ct_wav_reader *wav, char *errbuf, size_t errbuf_size
         left -= n;
     }
     if (fseek(wav->file, start, SEEK_SET) != 0)
-        return fail(wav, errbuf, errbuf_size, "cannot seek back to the samples");
+        return fail(wav, errbuf, errbuf_size,
+                    "cannot seek back to the samples");
     float const float_max = (float)((32768.0 / 32767.0) * max_val);
     wav->float_scale = 2147483648.0f / float_max;
     return 0;
@@ -174,22 +179,23 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
         return fail(wav, errbuf, errbuf_size, "cannot open %s", path);
     if (fread(riff, 1, sizeof(riff), wav->file) != sizeof(riff) ||
         memcmp(riff, "RIFF", 4) != 0 || memcmp(riff + 8, "WAVE", 4) != 0)
-        return fail(wav, errbuf, errbuf_size,
-                    "%s is not a RIFF/WAVE file", path);
+        return fail(wav, errbuf, errbuf_size, "%s is not a RIFF/WAVE file",
+                    path);
 
     for (;;) {
         uint8_t header[8];
         if (fread(header, 1, sizeof(header), wav->file) != sizeof(header))
-            return fail(wav, errbuf, errbuf_size,
-                        "%s has no \"data\" chunk", path);
+            return fail(wav, errbuf, errbuf_size, "%s has no \"data\" chunk",
+                        path);
         uint32_t size = le32(header + 4);
 
         if (memcmp(header, "fmt ", 4) == 0) {
-            uint8_t fmt[40] = { 0 };
+            uint8_t fmt[40] = {0};
             size_t want = size < sizeof(fmt) ? size : sizeof(fmt);
             /* the rest and the pad byte of an odd size (17: lame skips it) */
             if (size < 16 || fread(fmt, 1, want, wav->file) != want ||
-                skip_bytes(wav->file, (long long)(size - want) + (size & 1)) != 0)
+                skip_bytes(wav->file, (long long)(size - want) + (size & 1)) !=
+                    0)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: truncated \"fmt \" chunk", path);
             unsigned format = le16(fmt);
@@ -203,24 +209,27 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
             if (format != WAVE_FORMAT_PCM && format != WAVE_FORMAT_IEEE_FLOAT)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: unsupported WAV format 0x%04x (only "
-                            "integer PCM and IEEE float)", path, format);
+                            "integer PCM and IEEE float)",
+                            path, format);
             if (format == WAVE_FORMAT_PCM && bits != 8 && bits != 16 &&
                 bits != 24 && bits != 32)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u-bit samples are not supported (only "
-                            "8, 16, 24 and 32 bits)", path, bits);
+                            "8, 16, 24 and 32 bits)",
+                            path, bits);
             if (format == WAVE_FORMAT_IEEE_FLOAT && bits != 32)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u-bit floats are not supported (only "
-                            "32 bits)", path, bits);
+                            "32 bits)",
+                            path, bits);
             if (channels < 1 || channels > 2)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u channels are not supported (only 1 or "
-                            "2)", path, channels);
+                            "2)",
+                            path, channels);
             if (rate == 0 || rate > 0x7fffffff)
                 return fail(wav, errbuf, errbuf_size,
-                            "%s: invalid sample rate %u", path,
-                            (unsigned)rate);
+                            "%s: invalid sample rate %u", path, (unsigned)rate);
             wav->channels = (int)channels;
             wav->sample_rate = (int)rate;
             wav->bits = (int)bits;
@@ -238,7 +247,8 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                 data_size = (uint64_t)left;
             else if (left < 0 && size == 0xffffffffu)
                 data_size = UINT64_MAX; /* a stream of unknown length */
-            wav->frames = data_size / (uint64_t)(wav->channels * (wav->bits / 8));
+            wav->frames =
+                data_size / (uint64_t)(wav->channels * (wav->bits / 8));
             wav->frames_left = wav->frames;
             if (wav->is_float && !wav->lame_reader)
                 return float_peak_scale(wav, errbuf, errbuf_size);
@@ -256,8 +266,8 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
 static long read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
                      size_t errbuf_size)
 {
-    size_t frames = wav->frames_left < max_frames ? (size_t)wav->frames_left :
-                    max_frames;
+    size_t frames =
+        wav->frames_left < max_frames ? (size_t)wav->frames_left : max_frames;
     size_t const frame_bytes = (size_t)wav->channels * (size_t)(wav->bits / 8);
 
     if (frames == 0)
@@ -340,8 +350,8 @@ void ct_wav_close(ct_wav_reader *wav)
 }
 
 /* Both of the read_all: the samples of `size` bytes each into *pcm. */
-static int read_all(ct_wav_reader *wav, const char *path, void **pcm, size_t size,
-                    int s32, char *errbuf, size_t errbuf_size)
+static int read_all(ct_wav_reader *wav, const char *path, void **pcm,
+                    size_t size, int s32, char *errbuf, size_t errbuf_size)
 {
     *pcm = NULL;
     if (ct_wav_open(wav, path, errbuf, errbuf_size) != 0)
@@ -352,10 +362,10 @@ static int read_all(ct_wav_reader *wav, const char *path, void **pcm, size_t siz
     *pcm = malloc(((size_t)wav->frames + 1) * (size_t)wav->channels * size);
     if (!*pcm)
         return fail(wav, errbuf, errbuf_size, "%s: out of memory", path);
-    long const got = s32 ? ct_wav_read_s32(wav, *pcm, (size_t)wav->frames, errbuf,
-                                           errbuf_size)
-                         : ct_wav_read(wav, *pcm, (size_t)wav->frames, errbuf,
-                                       errbuf_size);
+    long const got =
+        s32 ? ct_wav_read_s32(wav, *pcm, (size_t)wav->frames, errbuf,
+                              errbuf_size)
+            : ct_wav_read(wav, *pcm, (size_t)wav->frames, errbuf, errbuf_size);
     if (got < 0) {
         free(*pcm);
         *pcm = NULL;
@@ -371,7 +381,8 @@ int ct_wav_read_all(ct_wav_reader *wav, const char *path, int16_t **pcm,
                     char *errbuf, size_t errbuf_size)
 {
     void *p;
-    int const r = read_all(wav, path, &p, sizeof(int16_t), 0, errbuf, errbuf_size);
+    int const r =
+        read_all(wav, path, &p, sizeof(int16_t), 0, errbuf, errbuf_size);
     *pcm = p;
     return r;
 }
@@ -380,7 +391,8 @@ int ct_wav_read_all_s32(ct_wav_reader *wav, const char *path, int32_t **pcm,
                         char *errbuf, size_t errbuf_size)
 {
     void *p;
-    int const r = read_all(wav, path, &p, sizeof(int32_t), 1, errbuf, errbuf_size);
+    int const r =
+        read_all(wav, path, &p, sizeof(int32_t), 1, errbuf, errbuf_size);
     *pcm = p;
     return r;
 }

@@ -820,13 +820,14 @@ static int init_params(ct_mp3_state *gfc)
     if (cfg->vbr == CT_MP3_VBR_OFF && gfp->brate == 0) {
         /* no bitrate or compression ratio specified, use 11.025 */
         if (gfp->compression_ratio == 0)
-            gfp->compression_ratio = 11.025; /* rate to compress a CD down to exactly 128000 bps */
+            gfp->compression_ratio = 11.025; /* a CD down to exactly 128000 bps */
     }
 
     /* find bitrate if user specify a compression ratio */
     if (cfg->vbr == CT_MP3_VBR_OFF && gfp->compression_ratio > 0) {
+        /* round up with a margin of 3% */
         if (gfp->samplerate_out == 0)
-            gfp->samplerate_out = map2mp3_frequency((int) (0.97 * gfp->samplerate_in)); /* round up with a margin of 3% */
+            gfp->samplerate_out = map2mp3_frequency((int) (0.97 * gfp->samplerate_in));
 
         /* choose a bitrate for the output samplerate which achieves
          * specified compression ratio */
