@@ -1,12 +1,13 @@
 /*
- * The public MP3 encoder, ctcore/mp3.h: the settings' checks, the input cut
- * into pieces of one frame's length (as the lame CLI hands them to
- * lame_encode_buffer: input.c), the byte FIFO the graph's frames arrive in
- * and its cutting into packets, lame_get_lametag_frame.
+ * The public MP3 encoder, ctcore/mp3.h: the settings' checks, the input in
+ * 32-bit integers as lame's reader makes them (16-bit, 32-bit and float
+ * samples), cut into pieces of one frame's length (as the lame CLI hands
+ * them to lame_encode_buffer_int: input.c), the byte FIFO the graph's
+ * frames arrive in and its cutting into packets, lame_get_lametag_frame.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
- * Ported from LAME 3.100 libmp3lame/lame.c (LGPL-2.0-or-later, the LAME
- * project)
+ * Ported from LAME 3.100 libmp3lame/lame.c and frontend/get_audio.c
+ * (LGPL-2.0-or-later, the LAME project)
  */
 #include "ctcore/mp3.h"
 
