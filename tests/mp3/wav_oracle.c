@@ -6,7 +6,8 @@
  * ctcore's ct_mp3_send_samples_s32 / _f32 on the same samples: every
  * output must be lame's bytes (from a file lame reads through libsndfile,
  * which scales a float file to its peak; from stdin with its own reader,
- * which the _f32 function follows).
+ * which the _f32 function follows). And ctlame's habits against lame's:
+ * --version, the exit statuses, in.wav -> in.mp3.
  *
  * usage: wav_oracle CTLAME [LAME]
  * LAME defaults to "lame" on PATH. Exits 0 when all are identical, 1 on
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "ctcore/mp3.h"
@@ -173,6 +175,59 @@ static int run(const char *command)
     return r == 0 ? 0 : -1;
 }
 
+/* The exit status of a command, -1 if it did not exit. */
+static int exit_status(const char *command)
+{
+    int const r = system(command);
+    return r != -1 && WIFEXITED(r) ? WEXITSTATUS(r) : -1;
+}
+
+/* ctlame's habits, lame's: --version, the exit statuses, the output name
+ * without one (in.wav -> in.mp3, the same bytes as lame's in.mp3). */
+static void check_habits(const char *ctlame, const char *lame, const char *dir)
+{
+    static const struct {
+        const char *args;
+        int status;
+    } statuses[] = {
+        {"--version", 0},          {"--help", 0},
+        {"--bogus x.wav", 1},      {"", 1},
+        {"/nonexistent.wav", 255}, {"-V 2 %s/in.wav /nonexistent/out.mp3", 255},
+    };
+    char cmd[4096], args[1200], path[1200];
+    mp3_buf ref = {0}, ours = {0};
+    int ok;
+
+    for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
+        int got;
+        snprintf(args, sizeof(args), statuses[i].args, dir);
+        snprintf(cmd, sizeof(cmd), "'%s' %s >/dev/null 2>&1", ctlame, args);
+        got = exit_status(cmd);
+        snprintf(cmd, sizeof(cmd), "'%s' --quiet %s >/dev/null 2>&1", lame, args);
+        total++;
+        if (got == statuses[i].status && exit_status(cmd) == got) {
+            identical++;
+            printf("ok   ctlame %s: status %d, as lame\n", args, got);
+        }
+        else {
+            printf("FAIL ctlame %s: status %d, not %d\n", args, got, statuses[i].status);
+        }
+    }
+    snprintf(path, sizeof(path), "%s/in.mp3", dir);
+    snprintf(cmd, sizeof(cmd), "'%s' --quiet -V 5 '%s/in.wav'", lame, dir);
+    ok = run(cmd) == 0 && read_file(path, &ref) == 0;
+    unlink(path);
+    snprintf(cmd, sizeof(cmd), "'%s' -V 5 '%s/in.wav'", ctlame, dir);
+    ok = ok && run(cmd) == 0 && read_file(path, &ours) == 0;
+    unlink(path);
+    total++;
+    ok = ok && ours.size == ref.size && memcmp(ours.data, ref.data, ref.size) == 0;
+    identical += ok;
+    printf("%s ctlame in.wav: in.mp3, lame's bytes\n", ok ? "ok  " : "FAIL");
+    free(ref.data);
+    free(ours.data);
+}
+
 /* ctcore's API on the samples, as s32 or f32, with the settings of flags. */
 static int encode_api(const char *flags, int rate, int channels, const void *pcm, long frames,
                       int is_float, mp3_buf *out)
@@ -316,6 +371,7 @@ int main(int argc, char **argv)
             free(s32);
         }
     }
+    check_habits(ctlame, lame, dir);
     unlink(wav);
     unlink(out_lame);
     unlink(out_ours);
