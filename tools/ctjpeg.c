@@ -214,9 +214,9 @@ int main(int argc, char **argv)
         }
     }
     if (write_file(tool.args.output, out.data, out.size) < 0) {
+        const int to_stdout = strcmp(tool.args.output, "-") == 0;
         fprintf(stderr, "ctjpeg: could not write %s: %s\n",
-                strcmp(tool.args.output, "-") == 0 ? "<stdout>" :
-                tool.args.output, strerror(errno));
+                to_stdout ? "<stdout>" : tool.args.output, strerror(errno));
         goto done;
     }
     const double pixels = (double)pnm.width * (double)pnm.height;

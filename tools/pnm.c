@@ -131,8 +131,8 @@ int ct_pnm_read(const char *path, ct_pnm_image *image,
     long height = width < 0 ? -1 : read_header_number(f);
     long maxval = height < 0 ? -1 : read_header_number(f);
     if (maxval < 0) {
-        ct_errbuf_set(errbuf, errbuf_size, -1, "%s: malformed P%c header",
-                      name, magic[1]);
+        ct_errbuf_set(errbuf, errbuf_size, -1, "%s: malformed P%c header", name,
+                      magic[1]);
         goto out;
     }
     if (maxval != 255) {
