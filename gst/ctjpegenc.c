@@ -49,8 +49,6 @@
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 
-#include <math.h>
-
 GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 #define GST_CAT_DEFAULT gst_ct_jpeg_enc_debug
 
@@ -316,8 +314,6 @@ gst_ct_jpeg_enc_read_settings (GstCtJpegEnc * self,
 static gchar *
 settings_error (const ct_jpeg_settings * settings)
 {
-  if (isnan (settings->distance))
-    return g_strdup ("distance must be a number (-1 or 0..25), not NaN");
   if (settings->fixed_code && settings->progressive_level > 0)
     return g_strdup_printf ("fixed-code=true needs progressive-level=0, "
         "not %d", settings->progressive_level);
