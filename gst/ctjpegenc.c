@@ -171,7 +171,7 @@ gst_ct_jpeg_enc_simd_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {CT_SIMD_AUTO, "avx2 where the CPU has AVX2 and FMA, else sse2; "
-          "the CT_SIMD environment variable overrides", "auto"},
+          "CT_SIMD=sse2 (or c) in the environment caps it at sse2", "auto"},
     {CT_SIMD_SSE2, "bytes of jpegli's SSE2 build (4 lanes, no FMA)", "sse2"},
     {CT_SIMD_AVX2, "bytes of jpegli's AVX2 build (8 lanes, FMA)", "avx2"},
     {0, NULL, NULL},
