@@ -16,6 +16,12 @@
  * alpha (or padding) byte give the JPEG of their RGB pixels; alpha is
  * dropped.
  *
+ * Downstream that takes only baseline JPEG (sof-marker=0 in its caps) gets
+ * it while #GstCtJpegEnc:progressive-level is unset; a progressive-level
+ * set by the user (to any value, the default included) is kept, and a
+ * downstream that does not take it fails the stream not negotiated, with
+ * an error that names the property.
+ *
  * The element owns a pool of #GstCtJpegEnc:threads workers. A frame is
  * spread over all of them; or, for streams of small frames, where one
  * image has too little work for many cores, up to
@@ -63,6 +69,8 @@ GST_DEBUG_CATEGORY_STATIC (gst_ct_jpeg_enc_debug);
 /* SOF marker types as in the caps of jpegenc/jpegparse. */
 #define SOF_MARKER_BASELINE 0
 #define SOF_MARKER_PROGRESSIVE 2
+/* No output caps negotiated: the next frame tries. */
+#define SOF_MARKER_NONE -1
 
 enum
 {
@@ -95,6 +103,7 @@ struct _GstCtJpegEnc
    * of the settings taken when it arrives; threads is read at start,
    * max_frames_in_flight at each caps. */
   ct_jpeg_settings settings;
+  gboolean progressive_level_set;       /* by the user, to any value */
   gint threads;
   gint max_frames_in_flight;
 
@@ -102,6 +111,9 @@ struct _GstCtJpegEnc
   ct_pool *pool;                /* from start to stop */
   GstVideoCodecState *input_state;
   gint sof_marker;              /* of the negotiated source caps */
+  /* What the frames encode with while progressive-level is unset: the
+   * default, or 0 where downstream takes baseline only (chosen at caps). */
+  gint progressive_level;
   gint frames_in_flight;        /* what the caps ask of the encoder */
 
   /* The encoder for the input caps, made at the caps or at the first frame;
@@ -159,7 +171,7 @@ gst_ct_jpeg_enc_simd_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {CT_SIMD_AUTO, "avx2 where the CPU has AVX2 and FMA, else sse2; "
-          "the CT_SIMD environment variable overrides", "auto"},
+          "CT_SIMD=sse2 (or c) in the environment caps it at sse2", "auto"},
     {CT_SIMD_SSE2, "bytes of jpegli's SSE2 build (4 lanes, no FMA)", "sse2"},
     {CT_SIMD_AVX2, "bytes of jpegli's AVX2 build (8 lanes, FMA)", "avx2"},
     {0, NULL, NULL},
@@ -194,6 +206,7 @@ gst_ct_jpeg_enc_set_property (GObject * object, guint prop_id,
       break;
     case PROP_PROGRESSIVE_LEVEL:
       s->progressive_level = g_value_get_int (value);
+      self->progressive_level_set = TRUE;
       break;
     case PROP_CHROMA_SUBSAMPLING:
       s->chroma_subsampling = g_value_get_enum (value);
@@ -275,6 +288,92 @@ gst_ct_jpeg_enc_get_property (GObject * object, guint prop_id,
   GST_OBJECT_UNLOCK (self);
 }
 
+static gint
+sof_marker_for (const ct_jpeg_settings * settings)
+{
+  return settings->progressive_level == 0 ? SOF_MARKER_BASELINE :
+      SOF_MARKER_PROGRESSIVE;
+}
+
+/* The encoding settings and whether the user set progressive-level. */
+static void
+gst_ct_jpeg_enc_read_settings (GstCtJpegEnc * self,
+    ct_jpeg_settings * settings, gboolean * progressive_level_set)
+{
+  GST_OBJECT_LOCK (self);
+  *settings = self->settings;
+  *progressive_level_set = self->progressive_level_set;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/*
+ * Settings the properties' ranges let through but jpegli refuses, in the
+ * element's terms (ctcore's messages name cjpegli's flags). Returns the
+ * message (g_free), or NULL when the settings are valid.
+ */
+static gchar *
+settings_error (const ct_jpeg_settings * settings)
+{
+  if (settings->fixed_code && settings->progressive_level > 0)
+    return g_strdup_printf ("fixed-code=true needs progressive-level=0, "
+        "not %d", settings->progressive_level);
+  return NULL;
+}
+
+/* Whether downstream's allowed caps (NULL: not linked, anything) take
+ * JPEG of this SOF type. */
+static gboolean
+downstream_takes (GstCaps * allowed, gint sof_marker)
+{
+  GstCaps *caps;
+  gboolean takes;
+
+  if (!allowed)
+    return TRUE;
+  caps = gst_caps_new_simple ("image/jpeg", "sof-marker", G_TYPE_INT,
+      sof_marker, NULL);
+  takes = gst_caps_can_intersect (allowed, caps);
+  gst_caps_unref (caps);
+  return takes;
+}
+
+/*
+ * Sets settings->progressive_level from what downstream takes: the
+ * property as the user set it, which downstream must take; else the
+ * default (progressive), or 0 where downstream takes only baseline.
+ * Returns NULL, or why downstream takes none of these in terms of the
+ * property (g_free).
+ */
+static gchar *
+gst_ct_jpeg_enc_choose_progressive_level (GstCtJpegEnc * self,
+    ct_jpeg_settings * settings, gboolean progressive_level_set)
+{
+  GstCaps *allowed =
+      gst_pad_get_allowed_caps (GST_VIDEO_ENCODER_SRC_PAD (self));
+  gboolean baseline = downstream_takes (allowed, SOF_MARKER_BASELINE);
+  gboolean progressive = downstream_takes (allowed, SOF_MARKER_PROGRESSIVE);
+  gchar *refusal = NULL;
+
+  GST_DEBUG_OBJECT (self, "downstream takes %" GST_PTR_FORMAT, allowed);
+  if (allowed)
+    gst_caps_unref (allowed);
+  if (!progressive_level_set && !progressive && baseline)
+    settings->progressive_level = 0;
+  if (!baseline && !progressive)
+    refusal = g_strdup ("Downstream takes neither baseline nor progressive "
+        "JPEG (sof-marker 0 or 2)");
+  else if (settings->progressive_level == 0 && !baseline)
+    refusal = g_strdup ("progressive-level=0 writes baseline JPEG "
+        "(sof-marker=0), but downstream takes only progressive JPEG "
+        "(sof-marker=2): set progressive-level to 1 or 2, or leave it unset");
+  else if (settings->progressive_level > 0 && !progressive)
+    refusal = g_strdup_printf ("progressive-level=%d writes progressive JPEG "
+        "(sof-marker=2), but downstream takes only baseline JPEG "
+        "(sof-marker=0): set progressive-level=0, or leave it unset",
+        settings->progressive_level);
+  return refusal;
+}
+
 /* Sets and negotiates the source caps for the input caps and SOF type. */
 static gboolean
 gst_ct_jpeg_enc_set_output (GstCtJpegEnc * self, gint sof_marker)
@@ -288,13 +387,6 @@ gst_ct_jpeg_enc_set_output (GstCtJpegEnc * self, gint sof_marker)
   gst_video_codec_state_unref (output_state);
   self->sof_marker = sof_marker;
   return gst_video_encoder_negotiate (GST_VIDEO_ENCODER (self));
-}
-
-static gint
-sof_marker_for (const ct_jpeg_settings * settings)
-{
-  return settings->progressive_level == 0 ? SOF_MARKER_BASELINE :
-      SOF_MARKER_PROGRESSIVE;
 }
 
 static gboolean
@@ -402,8 +494,12 @@ gst_ct_jpeg_enc_push_ready (GstCtJpegEnc * self)
         out.size, 0, out.size, out.data, free_jpeg_data);
     GST_VIDEO_CODEC_FRAME_SET_SYNC_POINT (frame);
     /* The later frames are finished even when an earlier one's push
-     * failed: each is the base class's to release. */
+     * failed: each is the base class's to release. Downstream posts its
+     * own errors; a refusal of the caps nobody would post at EOS. */
     frame_flow = gst_video_encoder_finish_frame (encoder, frame);
+    if (frame_flow == GST_FLOW_NOT_NEGOTIATED && flow == GST_FLOW_OK)
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+          ("Downstream refuses the JPEG frames (not negotiated)"), (NULL));
     if (flow == GST_FLOW_OK)
       flow = frame_flow;
   }
@@ -515,9 +611,11 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
 {
   GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
   ct_jpeg_settings settings;
+  gboolean progressive_level_set;
   gint max_frames_in_flight;
   GstFlowReturn flow;
   const gchar *function;
+  gchar *refusal, *invalid;
   char err[256] = "";
 
   /* The frames the encoder holds belong to the old caps. */
@@ -529,18 +627,36 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
     gst_video_codec_state_unref (self->input_state);
   self->input_state = gst_video_codec_state_ref (state);
 
+  gst_ct_jpeg_enc_read_settings (self, &settings, &progressive_level_set);
   GST_OBJECT_LOCK (self);
-  settings = self->settings;
   max_frames_in_flight = self->max_frames_in_flight;
   GST_OBJECT_UNLOCK (self);
 
   self->frames_in_flight = gst_ct_jpeg_enc_choose_frames_in_flight (self,
       max_frames_in_flight, &state->info);
+  /* Downstream's refusal fails the first frame, with one error on the bus
+   * (a failed caps event would be sent again before each event that
+   * follows it). */
+  refusal = gst_ct_jpeg_enc_choose_progressive_level (self, &settings,
+      progressive_level_set);
+  self->progressive_level = settings.progressive_level;
+  self->sof_marker = SOF_MARKER_NONE;
+  if (refusal) {
+    GST_DEBUG_OBJECT (self, "not negotiated: %s", refusal);
+    g_free (refusal);
+    return TRUE;
+  }
   /* Invalid settings fail the first frame, which says why on the bus. */
-  if (gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
+  invalid = settings_error (&settings);
+  if (invalid)
+    GST_DEBUG_OBJECT (self, "no encoder yet: %s", invalid);
+  else if (gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
           sizeof (err)) != CT_OK)
     GST_DEBUG_OBJECT (self, "no encoder yet: %s", err);
-  return gst_ct_jpeg_enc_set_output (self, sof_marker_for (&settings));
+  g_free (invalid);
+  if (!gst_ct_jpeg_enc_set_output (self, sof_marker_for (&settings)))
+    self->sof_marker = SOF_MARKER_NONE;
+  return TRUE;
 }
 
 static gboolean
@@ -577,6 +693,23 @@ gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
   return TRUE;
 }
 
+/* Whether the mapped plane holds every row the frame's stride and size
+ * say: a video meta may describe more than the memory has. */
+static gboolean
+frame_fits (const GstVideoFrame * vframe)
+{
+  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
+  gsize available = vframe->map[0].size - (data - vframe->map[0].data);
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, 0);
+  gsize row = (gsize) GST_VIDEO_FRAME_WIDTH (vframe) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, 0);
+
+  return GST_VIDEO_FRAME_HEIGHT (vframe) > 0 && stride >= 0 &&
+      (gsize) stride >= row &&
+      (gsize) stride * (GST_VIDEO_FRAME_HEIGHT (vframe) - 1) + row <=
+      available;
+}
+
 static GstFlowReturn
 gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     GstVideoCodecFrame * frame)
@@ -586,15 +719,38 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   GstBuffer *input = frame->input_buffer;
   GstCtJpegEncPending *pending;
   ct_jpeg_settings settings;
+  gboolean progressive_level_set;
   ct_jpeg_image image;
   GstFlowReturn flow;
   const gchar *function;
+  gchar *invalid;
   char err[256] = "";
   int ret;
 
-  GST_OBJECT_LOCK (self);
-  settings = self->settings;
-  GST_OBJECT_UNLOCK (self);
+  gst_ct_jpeg_enc_read_settings (self, &settings, &progressive_level_set);
+  if (!progressive_level_set)
+    settings.progressive_level = self->progressive_level;
+  /* Not negotiated yet, or the user changed progressive-level. */
+  if (sof_marker_for (&settings) != self->sof_marker) {
+    gchar *refusal = gst_ct_jpeg_enc_choose_progressive_level (self,
+        &settings, progressive_level_set);
+
+    if (refusal) {
+      GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("%s", refusal), (NULL));
+      g_free (refusal);
+      gst_video_codec_frame_unref (frame);
+      return GST_FLOW_NOT_NEGOTIATED;
+    }
+    if (!progressive_level_set)
+      self->progressive_level = settings.progressive_level;
+  }
+  invalid = settings_error (&settings);
+  if (invalid) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%s", invalid), (NULL));
+    g_free (invalid);
+    gst_video_codec_frame_unref (frame);
+    return GST_FLOW_ERROR;
+  }
 
   /* A property changed: the frames sent still encode as they were. */
   ret = gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
@@ -612,9 +768,14 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return flow;
   }
 
-  /* progressive-level may have changed since the caps were negotiated. */
+  /* The frames of the old settings are out: the new caps go next. */
   if (sof_marker_for (&settings) != self->sof_marker &&
       !gst_ct_jpeg_enc_set_output (self, sof_marker_for (&settings))) {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION,
+        ("Downstream refuses JPEG of %dx%d with sof-marker=%d",
+            GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info),
+            sof_marker_for (&settings)), (NULL));
+    self->sof_marker = SOF_MARKER_NONE;
     gst_video_codec_frame_unref (frame);
     return GST_FLOW_NOT_NEGOTIATED;
   }
@@ -644,6 +805,16 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     return GST_FLOW_ERROR;
   }
   pending->frame = frame;
+  if (!frame_fits (&pending->vframe)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer too small for its video meta: %dx%d %s rows of "
+            "stride %d", GST_VIDEO_FRAME_WIDTH (&pending->vframe),
+            GST_VIDEO_FRAME_HEIGHT (&pending->vframe),
+            GST_VIDEO_INFO_NAME (&pending->vframe.info),
+            GST_VIDEO_FRAME_PLANE_STRIDE (&pending->vframe, 0)), (NULL));
+    gst_ct_jpeg_enc_pending_free (pending);
+    return GST_FLOW_ERROR;
+  }
 
   image.width = GST_VIDEO_FRAME_WIDTH (&pending->vframe);
   image.height = GST_VIDEO_FRAME_HEIGHT (&pending->vframe);
@@ -744,7 +915,9 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
   g_object_class_install_property (gobject_class, PROP_PROGRESSIVE_LEVEL,
       g_param_spec_int ("progressive-level", "Progressive level",
           "0: sequential (baseline, SOF0); 1, 2: progressive (SOF2), more "
-          "scans at 2 (cjpegli -p)", 0, 2, DEFAULT_PROGRESSIVE_LEVEL, flags));
+          "scans at 2 (cjpegli -p). Unset, 2, or 0 where downstream takes "
+          "only sof-marker=0; once set, downstream must take it",
+          0, 2, DEFAULT_PROGRESSIVE_LEVEL, flags));
   g_object_class_install_property (gobject_class, PROP_CHROMA_SUBSAMPLING,
       g_param_spec_enum ("chroma-subsampling", "Chroma subsampling",
           "Chroma subsampling of YCbCr images; no effect on gray "
@@ -818,6 +991,6 @@ gst_ct_jpeg_enc_init (GstCtJpegEnc * self)
   ct_jpeg_settings_default (&self->settings);
   self->threads = GST_CT_ELEMENT_DEFAULT_THREADS;
   self->max_frames_in_flight = DEFAULT_MAX_FRAMES_IN_FLIGHT;
-  self->sof_marker = -1;
+  self->sof_marker = SOF_MARKER_NONE;
   g_queue_init (&self->pending);
 }

@@ -35,14 +35,29 @@ int ct_cli_parse_extras(const ct_cli *cli, const ct_cli_extras *extras,
                         void *encoder_flags, void *tool_flags,
                         ct_cli_args *args, int argc, char **argv)
 {
-    const ct_cli_extras none = {NULL, 0};
-    if (!extras)
-        extras = &none;
+    const ct_cli_extras none = {0};
     const char *positional[2];
     int num_positional = 0;
     char err[256];
+    int only_files = 0;
+    if (!extras)
+        extras = &none;
     args->quiet = 0;
     for (int i = 1; i < argc;) {
+        if (!only_files && strcmp(argv[i], "--") == 0) {
+            only_files = 1;
+            i++;
+            continue;
+        }
+        if (only_files) {
+            if (num_positional == 2) {
+                fprintf(stderr, "%s: unexpected argument '%s'\n", cli->name,
+                        argv[i]);
+                return 1;
+            }
+            positional[num_positional++] = argv[i++];
+            continue;
+        }
         const int r = cli->parse_encoder_flag(encoder_flags, argc, argv, &i,
                                               err, sizeof(err));
         if (r < 0) {
@@ -60,8 +75,8 @@ int ct_cli_parse_extras(const ct_cli *cli, const ct_cli_extras *extras,
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             cli->usage(stdout);
             return 0;
-        } else if (extras->version && strcmp(arg, "--version") == 0) {
-            extras->version(stdout);
+        } else if (strcmp(arg, "--version") == 0) {
+            printf("%s (ct) %s\n", cli->name, CT_VERSION);
             return 0;
         } else if (strcmp(arg, "--quiet") == 0) {
             args->quiet = 1;

@@ -1,10 +1,10 @@
 /*
  * The command line of ctjpeg and ctlame: INPUT OUTPUT and flags in any
  * order. Each argument goes first to the encoder's flag parser (cjpegli's
- * or lame's flags), then to the tool's own flags, then -h/--help and
- * --quiet; any other argument is one of the two files ("-" included, for
- * the tool to take as stdin or stdout). The benches'
- * trailing encoder flags too.
+ * or lame's flags), then to the tool's own flags, then -h/--help,
+ * --version and --quiet; any other argument is one of the two files ("-"
+ * for standard input or output, and every argument after "--", as
+ * cjpegli). The benches' trailing encoder flags too.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -51,15 +51,13 @@ typedef struct ct_cli_args {
 
 /* Reads argv into args and, through cli's parsers, into encoder_flags and
  * tool_flags. Returns CT_CLI_RUN when the tool is to run, else its exit
- * status: 0 after --help (the usage on stdout), 1 after a message on
- * stderr. */
+ * status: 0 after --help (the usage on stdout) or --version ("NAME (ct)
+ * VERSION" on stdout), 1 after a message on stderr. */
 int ct_cli_parse(const ct_cli *cli, void *encoder_flags, void *tool_flags,
                  ct_cli_args *args, int argc, char **argv);
 
 /* What a tool may take beyond ct_cli_parse's command line. */
 typedef struct ct_cli_extras {
-    /* --version: prints the version on stdout (exit status 0) */
-    void (*version)(FILE *f);
     /* the output file may be left out (args->output then NULL), as
      * lame's may */
     int output_optional;

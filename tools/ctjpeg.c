@@ -1,7 +1,9 @@
 /*
  * ctjpeg: encodes a PPM/PGM file to JPEG with ctcore, taking cjpegli's
  * flags, so that the two can be compared byte for byte and timed side by
- * side, on a worker pool or as the plain sequential chain.
+ * side, on a worker pool or as the plain sequential chain. As cjpegli: "-"
+ * for standard input and output, exit status 1 on any error; quiet unless
+ * asked (--verbose, or --num_reps for the timing).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -24,7 +26,8 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: ctjpeg INPUT.ppm|pgm OUTPUT.jpg [flags]\n"
-        "Encodes a binary 8-bit PPM (P6) or PGM (P5) like cjpegli does.\n"
+        "Encodes a binary 8-bit PPM (P6) or PGM (P5) like cjpegli does;\n"
+        "INPUT - reads standard input, OUTPUT - writes standard output.\n"
         "  -q, --quality N           quality 1..100 (default 90)\n"
         "  -d, --distance F          butteraugli distance 0..25 (default 1.0);\n"
         "                            only one of -q and -d\n"
@@ -41,9 +44,15 @@ static void usage(FILE *f)
         "  --threads N               worker threads, 0 = one per online CPU\n"
         "                            (default 0); the bytes do not depend on it\n"
         "  --sequential              the plain sequential chain, no pool\n"
-        "  --num_reps N              encode N times (on one pool) and report\n"
+        "  --num_reps N              encode N times (on one pool) and print\n"
         "                            the timing\n"
-        "  --quiet                   print nothing but errors\n",
+        "  -v, --verbose             print the image, the settings, the size\n"
+        "                            and the timing\n"
+        "  --quiet                   print nothing but errors (the default\n"
+        "                            unless --verbose or --num_reps)\n"
+        "  --version                 print ctjpeg's version\n"
+        "Exit status: 0 on success (and with no arguments: this usage), 1\n"
+        "on any error.\n",
         f);
 }
 
@@ -68,15 +77,17 @@ static const char *flag_value(const char *name, const char *arg, int argc,
     return *i < argc ? argv[(*i)++] : "";
 }
 
+/* Writes data to the file at path, or to standard output when path is
+ * "-". Returns 0 or -1 with errno set. */
 static int write_file(const char *path, const uint8_t *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
+    const int to_stdout = strcmp(path, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(path, "wb");
     if (!f)
         return -1;
-    size_t written = fwrite(data, 1, size, f);
-    if (fclose(f) != 0 || written != size)
-        return -1;
-    return 0;
+    const size_t written = fwrite(data, 1, size, f);
+    const int failed = to_stdout ? fflush(f) != 0 || ferror(f) : fclose(f);
+    return failed || written != size ? -1 : 0;
 }
 
 /* What ctjpeg reads from its command line. */
@@ -84,6 +95,8 @@ typedef struct ctjpeg_flags {
     ct_cli_args args;
     ct_cjpegli_flags cjpegli;
     unsigned long num_reps;
+    int num_reps_set;
+    int verbose;
     long threads;
     int threads_set;
     int sequential;
@@ -97,6 +110,8 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
     char *end;
     if (strcmp(arg, "--sequential") == 0) {
         f->sequential = 1;
+    } else if (strcmp(arg, "-v") == 0 || strcmp(arg, "--verbose") == 0) {
+        f->verbose = 1;
     } else if ((value = flag_value("--threads", arg, argc, argv, i))) {
         errno = 0;
         f->threads = strtol(value, &end, 10);
@@ -114,6 +129,7 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
             fprintf(stderr, "ctjpeg: invalid --num_reps '%s'\n", value);
             return -1;
         }
+        f->num_reps_set = 1;
     } else {
         return 0;
     }
@@ -126,6 +142,11 @@ static const ct_cli ctjpeg_cli = {"ctjpeg", usage, ct_cli_cjpegli_flag,
 int main(int argc, char **argv)
 {
     char err[256];
+    /* As cjpegli: a bare command asks what the tool does. */
+    if (argc < 2) {
+        usage(stdout);
+        return 0;
+    }
     ctjpeg_flags tool = {.num_reps = 1};
     ct_cjpegli_flags_init(&tool.cjpegli);
     int status =
@@ -147,6 +168,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
+    const int verbose = tool.verbose && !tool.args.quiet;
+    const int print_timing = verbose || (tool.num_reps_set && !tool.args.quiet);
 
     /* One pool for every repetition: its threads start once, as in an
      * element that encodes a stream. */
@@ -162,7 +185,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "ctjpeg: out of memory\n");
         goto done;
     }
-    if (!tool.args.quiet) {
+    if (verbose) {
         char workers[32] = "sequential";
         if (!tool.sequential)
             snprintf(workers, sizeof(workers), "%d thread%s",
@@ -181,23 +204,30 @@ int main(int argc, char **argv)
                                err, sizeof(err));
         times[rep] = ct_clock_seconds() - t0;
         if (r < 0) {
-            fprintf(stderr, "ctjpeg: encoding failed: %s\n",
-                    err[0] ? err : ct_strerror(r));
+            /* ctcore's message says what failed; a bare code does not. */
+            if (err[0])
+                fprintf(stderr, "ctjpeg: %s\n", err);
+            else
+                fprintf(stderr, "ctjpeg: encoding failed: %s\n",
+                        ct_strerror(r));
             goto done;
         }
     }
     if (write_file(tool.args.output, out.data, out.size) < 0) {
-        fprintf(stderr, "ctjpeg: could not write %s\n", tool.args.output);
+        const int to_stdout = strcmp(tool.args.output, "-") == 0;
+        fprintf(stderr, "ctjpeg: could not write %s: %s\n",
+                to_stdout ? "<stdout>" : tool.args.output, strerror(errno));
         goto done;
     }
-    if (!tool.args.quiet) {
-        double pixels = (double)pnm.width * (double)pnm.height;
+    const double pixels = (double)pnm.width * (double)pnm.height;
+    if (verbose)
+        fprintf(stderr, "Compressed to %zu bytes (%.3f bpp).\n", out.size,
+                (double)out.size * 8.0 / pixels);
+    if (print_timing) {
         qsort(times, tool.num_reps, sizeof(*times), compare_doubles);
         const unsigned long half = tool.num_reps / 2;
         double median = tool.num_reps % 2 ? times[half] :
                         (times[half - 1] + times[half]) / 2;
-        fprintf(stderr, "Compressed to %zu bytes (%.3f bpp).\n", out.size,
-                (double)out.size * 8.0 / pixels);
         fprintf(stderr, "%ux%u, median %.3f ms, %.3f MP/s over %lu reps\n",
                 pnm.width, pnm.height, median * 1e3, pixels * 1e-6 / median,
                 tool.num_reps);

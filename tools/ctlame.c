@@ -128,15 +128,9 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
     return 1;
 }
 
-static void version(FILE *f)
-{
-    fputs("ctlame " CT_VERSION " (ctcore), writing the bytes of LAME 3.100\n",
-          f);
-}
-
 static const ct_cli ctlame_cli = {"ctlame", usage, ct_cli_lame_flag,
                                   parse_tool_flag};
-static const ct_cli_extras ctlame_extras = {version, 1};
+static const ct_cli_extras ctlame_extras = {1};
 
 /* lame's suffixes that the output name replaces (parse.c:isCommonSuffix). */
 static int is_common_suffix(const char *s)

@@ -19,8 +19,10 @@ typedef struct ct_pnm_image {
 } ct_pnm_image;
 
 /*
- * Reads a binary PNM file. Returns 0 and fills *image (free it with
- * ct_pnm_free), or -1 with a message in errbuf.
+ * Reads a binary PNM file, or standard input when path is "-". Returns 0
+ * and fills *image (free it with ct_pnm_free), or -1 with a message in
+ * errbuf: a header promising more raster than a file holds is refused
+ * before its raster is allocated, and a stream is read as it comes.
  */
 int ct_pnm_read(const char *path, ct_pnm_image *image,
                 char *errbuf, size_t errbuf_size);

@@ -106,6 +106,8 @@ int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
         row.flags = next_field(&cursor);
         row.target = next_field(&cursor);
         row.output = next_field(&cursor);
+        row.sha256 = next_field(&cursor);
+        row.bytes = next_field(&cursor);
         if (!row.output) {
             snprintf(errbuf, errbuf_size, "%s:%d: fewer than 4 columns",
                      path, line_number);

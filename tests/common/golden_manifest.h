@@ -15,6 +15,8 @@ typedef struct ct_golden_row {
     const char *flags;   /* cjpegli flags, may be empty */
     const char *target;  /* "sse2", "avx2" or "avx2-gcc-contract" */
     const char *output;  /* expected JPEG, relative to the golden directory */
+    const char *sha256;  /* its SHA-256 in hex, NULL without the column */
+    const char *bytes;   /* its size, NULL without the column */
 } ct_golden_row;
 
 typedef struct ct_golden_manifest {

@@ -431,52 +431,287 @@ GST_START_TEST (test_small_buffer)
 
 GST_END_TEST;
 
-/* --fixed_code needs -p 0 in cjpegli. Whatever the library decides, the
- * element must agree: its bytes, or its error on the bus. */
-GST_START_TEST (test_library_error_reaches_bus)
+/* cjpegli refuses --fixed_code without -p 0; the element says so in the
+ * terms of its properties, on the first frame. */
+GST_START_TEST (test_fixed_code_needs_baseline)
 {
   GstHarness *h = gst_harness_new ("ctjpegenc");
   GstBus *bus = gst_bus_new ();
   test_picture p = make_picture (16, 16, 3);
-  ct_jpeg_settings settings;
-  ct_jpeg_image image = { 16, 16, CT_PIXEL_RGB8, 48, p.rgb };
-  ct_jpeg_output out = { NULL, 0 };
-  char err[256] = "";
-  int ret;
-
-  ct_jpeg_settings_default (&settings);
-  settings.fixed_code = 1;
-  ret = ct_jpeg_encode (NULL, &settings, &image, &out, err, sizeof (err));
+  gchar *message;
 
   gst_element_set_bus (h->element, bus);
   g_object_set (h->element, "fixed-code", TRUE, NULL);
   gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
-  if (ret < 0) {
-    gchar *message;
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_ERROR);
+  message = pop_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS);
+  fail_unless (g_str_has_prefix (message,
+          "fixed-code=true needs progressive-level=0"), "%s", message);
+  fail_unless (strstr (message, "--") == NULL, "%s", message);
+  g_free (message);
 
-    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
-                GST_VIDEO_FORMAT_RGB)), GST_FLOW_ERROR);
-    /* Invalid settings are the library's settings error. */
-    message = pop_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS);
-    if (err[0])
-      fail_unless (strstr (message, err) != NULL, "%s", message);
-    g_free (message);
-  } else {
-    GBytes *expected = g_bytes_new (out.data, out.size);
-    GstBuffer *buffer;
-
-    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
-                GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
-    buffer = gst_harness_pull (h);
-    assert_jpeg_equals (buffer, expected);
-    gst_buffer_unref (buffer);
-    g_bytes_unref (expected);
-  }
-  ct_jpeg_output_free (&out);
   free_picture (&p);
   gst_element_set_bus (h->element, NULL);
   gst_object_unref (bus);
   gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A harness around a ctjpegenc whose downstream takes only sink_caps, with
+ * its errors on *bus; progressive_level < 0 leaves the property unset. */
+static GstHarness *
+new_harness_to (const gchar * sink_caps, gint progressive_level,
+    gint threads, GstBus ** bus)
+{
+  GstElement *enc = gst_element_factory_make ("ctjpegenc", NULL);
+  GstHarness *h;
+
+  g_object_set (enc, "threads", threads, "max-frames-in-flight", threads,
+      NULL);
+  if (progressive_level >= 0)
+    g_object_set (enc, "progressive-level", progressive_level, NULL);
+  h = gst_harness_new_with_element (enc, "sink", "src");
+  gst_object_unref (enc);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (h->element, *bus);
+  gst_harness_set_sink_caps_str (h, sink_caps);
+  return h;
+}
+
+static void
+teardown_with_bus (GstHarness * h, GstBus * bus)
+{
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL,
+      "an error more than expected");
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+/* Downstream that takes only baseline gets it while progressive-level is
+ * unset: one frame through 2 workers and 2 frames in flight (which came
+ * out empty, with no error, when only the push at EOS failed), then EOS;
+ * fixed-code is then valid too. Downstream that takes only progressive
+ * gets the default. */
+GST_START_TEST (test_downstream_chooses_level)
+{
+  static const struct
+  {
+    const gchar *sink_caps;
+    gboolean fixed_code;
+    gint progressive_level, sof_marker;
+  } cases[] = {
+    {"image/jpeg, sof-marker=(int)0", FALSE, 0, 0},
+    {"image/jpeg, sof-marker=(int)0", TRUE, 0, 0},
+    {"image/jpeg, sof-marker=(int)2", FALSE, 2, 2},
+    {"image/jpeg, sof-marker=(int){ 0, 2 }", FALSE, 2, 2},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBus *bus;
+    GstHarness *h = new_harness_to (cases[i].sink_caps, -1, 2, &bus);
+    test_picture p = make_picture (40, 24, i);
+    ct_jpeg_settings settings;
+    GBytes *expected;
+    GstBuffer *out;
+
+    g_object_set (h->element, "fixed-code", cases[i].fixed_code, NULL);
+    ct_jpeg_settings_default (&settings);
+    settings.progressive_level = cases[i].progressive_level;
+    settings.fixed_code = cases[i].fixed_code;
+    expected = library_jpeg (&p, FALSE, &settings);
+    gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 40, 24));
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+                GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    out = gst_harness_pull (h);
+    assert_jpeg_equals (out, expected);
+    assert_output_caps (h, 40, 24, cases[i].sof_marker);
+    gst_buffer_unref (out);
+    g_bytes_unref (expected);
+    free_picture (&p);
+    teardown_with_bus (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* A progressive-level the user set, even to its default, is kept: when
+ * downstream does not take it, the first frame fails not negotiated with
+ * an error that names the property. */
+GST_START_TEST (test_user_level_refused)
+{
+  static const struct
+  {
+    const gchar *sink_caps;
+    gint progressive_level;
+    const gchar *text;
+  } cases[] = {
+    {"image/jpeg, sof-marker=(int)0", 2, "progressive-level=2 writes "
+          "progressive JPEG"},
+    {"image/jpeg, sof-marker=(int)0", 1, "progressive-level=1 writes "
+          "progressive JPEG"},
+    {"image/jpeg, sof-marker=(int)2", 0, "progressive-level=0 writes "
+          "baseline JPEG"},
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBus *bus;
+    GstHarness *h = new_harness_to (cases[i].sink_caps,
+        cases[i].progressive_level, 1, &bus);
+    test_picture p = make_picture (16, 16, i);
+    gchar *message;
+
+    gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+                GST_VIDEO_FORMAT_RGB)), GST_FLOW_NOT_NEGOTIATED);
+    message = pop_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION);
+    fail_unless (strstr (message, cases[i].text) != NULL, "%s", message);
+    g_free (message);
+    fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+    free_picture (&p);
+    teardown_with_bus (h, bus);
+  }
+}
+
+GST_END_TEST;
+
+/* Unset, the level follows downstream (baseline); set mid-stream to what
+ * downstream does not take, the next frame fails and names it. */
+GST_START_TEST (test_user_level_refused_mid_stream)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness_to ("image/jpeg, sof-marker=(int)0", -1, 1,
+      &bus);
+  test_picture p = make_picture (16, 16, 9);
+  gchar *message;
+
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+  assert_output_caps (h, 16, 16, 0);
+
+  g_object_set (h->element, "progressive-level", 2, NULL);
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_NOT_NEGOTIATED);
+  message = pop_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION);
+  fail_unless (strstr (message, "progressive-level=2") != NULL, "%s",
+      message);
+  g_free (message);
+  free_picture (&p);
+  teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* Answers each buffer pushed as a downstream that refuses its caps. */
+static GstPadProbeReturn
+refuse_buffer (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
+    G_GNUC_UNUSED gpointer user_data)
+{
+  gst_buffer_unref (GST_PAD_PROBE_INFO_BUFFER (info));
+  GST_PAD_PROBE_INFO_FLOW_RETURN (info) = GST_FLOW_NOT_NEGOTIATED;
+  return GST_PAD_PROBE_HANDLED;
+}
+
+/* Downstream refuses the frames held for EOS: nobody upstream hears the
+ * push fail there, so the element posts the error itself (it once ended
+ * such a stream with no file and no message). */
+GST_START_TEST (test_refusal_at_eos_posts_error)
+{
+  GstBus *bus;
+  GstHarness *h = new_harness_to ("image/jpeg", -1, 2, &bus);
+  test_picture p = make_picture (16, 16, 4);
+  GstPad *srcpad = gst_element_get_static_pad (h->element, "src");
+  gchar *message;
+
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+  fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+              GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+  gst_pad_add_probe (srcpad, GST_PAD_PROBE_TYPE_BUFFER, refuse_buffer, NULL,
+      NULL);
+  gst_harness_push_event (h, gst_event_new_eos ());
+  message = pop_error (bus, GST_CORE_ERROR, GST_CORE_ERROR_NEGOTIATION);
+  fail_unless (strstr (message, "not negotiated") != NULL, "%s", message);
+  g_free (message);
+  fail_unless_equals_int (gst_harness_buffers_in_queue (h), 0);
+  gst_object_unref (srcpad);
+  free_picture (&p);
+  teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
+/* A 16x16 RGB buffer with a video meta of the given size, plane offset
+ * and stride over `size` bytes. */
+static GstBuffer *
+make_meta_buffer (gsize size, guint width, guint height, gsize offset,
+    gint stride)
+{
+  GstBuffer *buffer = gst_buffer_new_allocate (NULL, size, NULL);
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { offset };
+  gint strides[GST_VIDEO_MAX_PLANES] = { stride };
+
+  gst_buffer_memset (buffer, 0, 0x33, size);
+  gst_buffer_add_video_meta_full (buffer, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_RGB, width, height, 1, offsets, strides);
+  return buffer;
+}
+
+/* Each bad buffer fails its frame with an error on the bus: a meta whose
+ * plane lies past the memory (unmappable), a meta whose rows run past it,
+ * and a meta larger than the caps say (the encoder refuses the size).
+ * The stream goes on with good frames after each. */
+GST_START_TEST (test_bad_buffers_post_errors)
+{
+  const struct
+  {
+    GstBuffer *buffer;
+    GQuark domain;
+    gint code;
+    const gchar *text;
+  } cases[] = {
+    {make_meta_buffer (100, 16, 16, 1000, 48), GST_STREAM_ERROR,
+        GST_STREAM_ERROR_FORMAT, "Could not map"},
+    {make_meta_buffer (100, 16, 16, 0, 48), GST_STREAM_ERROR,
+        GST_STREAM_ERROR_FORMAT, "too small for its video meta"},
+    {make_meta_buffer (32 * 96, 32, 32, 0, 96), GST_LIBRARY_ERROR,
+        GST_LIBRARY_ERROR_SETTINGS, "JPEG encoding failed: frame of 32x32"},
+  };
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GstBus *bus = gst_bus_new ();
+  test_picture p = make_picture (16, 16, 5);
+  ct_jpeg_settings settings;
+  GBytes *expected;
+
+  ct_jpeg_settings_default (&settings);
+  expected = library_jpeg (&p, FALSE, &settings);
+  gst_element_set_bus (h->element, bus);
+  g_object_set (h->element, "threads", 1, NULL);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_RGB, 16, 16));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstBuffer *out;
+    gchar *message;
+
+    fail_unless_equals_int (gst_harness_push (h, cases[i].buffer),
+        GST_FLOW_ERROR);
+    message = pop_error (bus, cases[i].domain, cases[i].code);
+    fail_unless (strstr (message, cases[i].text) != NULL, "%s", message);
+    g_free (message);
+
+    fail_unless_equals_int (gst_harness_push (h, make_buffer (&p,
+                GST_VIDEO_FORMAT_RGB)), GST_FLOW_OK);
+    out = gst_harness_pull (h);
+    assert_jpeg_equals (out, expected);
+    gst_buffer_unref (out);
+  }
+  g_bytes_unref (expected);
+  free_picture (&p);
+  teardown_with_bus (h, bus);
 }
 
 GST_END_TEST;
@@ -920,7 +1155,12 @@ ctjpegenc_suite (void)
   tcase_add_test (tc, test_stream);
   tcase_add_test (tc, test_property_change_between_frames);
   tcase_add_test (tc, test_small_buffer);
-  tcase_add_test (tc, test_library_error_reaches_bus);
+  tcase_add_test (tc, test_fixed_code_needs_baseline);
+  tcase_add_test (tc, test_downstream_chooses_level);
+  tcase_add_test (tc, test_user_level_refused);
+  tcase_add_test (tc, test_user_level_refused_mid_stream);
+  tcase_add_test (tc, test_refusal_at_eos_posts_error);
+  tcase_add_test (tc, test_bad_buffers_post_errors);
   tcase_add_test (tc, test_pool_property_defaults);
   tcase_add_loop_test (tc, test_threads, 0, G_N_ELEMENTS (pool_sizes));
   tcase_add_loop_test (tc, test_batched_stream, 0, 2);

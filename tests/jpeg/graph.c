@@ -95,10 +95,9 @@ int main(int argc, char **argv)
     const char *dir = argv[arg];
     char err[512];
     ct_golden_manifest manifest;
-    if (ct_golden_manifest_read(dir, &manifest, err, sizeof(err)) < 0) {
-        printf("golden set not found (%s): skipped\n", err);
-        return 77;
-    }
+    const int status = ct_golden_open(dir, &manifest);
+    if (status != 0)
+        return status;
     ct_pool *pools[8] = {NULL};
     for (int n = 1; n <= 7; ++n)
         pools[n] = ct_pool_new(n);
