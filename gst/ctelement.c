@@ -162,6 +162,27 @@ gst_ct_element_stop_pool (ct_pool ** pool)
  *
  * Returns: the enum's #GType.
  */
+/**
+ * gst_ct_element_upstream_is_live:
+ * @sinkpad: the element's sink pad
+ *
+ * Asks upstream, with a latency query, whether it is live: then the
+ * elements bound the frames they hold back.
+ *
+ * Returns: %TRUE when upstream answered that it is live
+ */
+gboolean
+gst_ct_element_upstream_is_live (GstPad * sinkpad)
+{
+  GstQuery *query = gst_query_new_latency ();
+  gboolean live = FALSE;
+
+  if (gst_pad_peer_query (sinkpad, query))
+    gst_query_parse_latency (query, &live, NULL, NULL);
+  gst_query_unref (query);
+  return live;
+}
+
 GType
 gst_ct_simd_get_type (void)
 {

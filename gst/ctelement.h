@@ -27,6 +27,8 @@ gboolean gst_ct_element_start_pool (GstElement * element,
     const gint * threads, ct_pool ** pool);
 void gst_ct_element_stop_pool (ct_pool ** pool);
 
+gboolean gst_ct_element_upstream_is_live (GstPad * sinkpad);
+
 /*
  * ct_simd for the encoders whose SIMD level changes the speed only, never
  * the bytes (ctlameenc): auto, c, sse2, avx2. ctjpegenc has an enum of its

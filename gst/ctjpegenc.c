@@ -516,18 +516,6 @@ gst_ct_jpeg_enc_drain (GstCtJpegEnc * self)
   return gst_ct_jpeg_enc_push_ready (self);
 }
 
-static gboolean
-gst_ct_jpeg_enc_upstream_is_live (GstCtJpegEnc * self)
-{
-  GstQuery *query = gst_query_new_latency ();
-  gboolean live = FALSE;
-
-  if (gst_pad_peer_query (GST_VIDEO_ENCODER_SINK_PAD (self), query))
-    gst_query_parse_latency (query, &live, NULL, NULL);
-  gst_query_unref (query);
-  return live;
-}
-
 /*
  * How many frames the encoder encodes together. With max-frames-in-flight
  * auto, the encoder's choice (the pool's threads for small frames, 1 for
@@ -542,7 +530,7 @@ gst_ct_jpeg_enc_choose_frames_in_flight (GstCtJpegEnc * self,
   if (max_frames_in_flight > 0)
     return max_frames_in_flight;
   if (GST_VIDEO_INFO_FPS_N (info) <= 0 ||
-      gst_ct_jpeg_enc_upstream_is_live (self))
+      gst_ct_element_upstream_is_live (GST_VIDEO_ENCODER_SINK_PAD (self)))
     return 1;
   return 0;
 }

@@ -510,19 +510,6 @@ gst_ct_lame_enc_rewrites_byte_0 (GstCtLameEnc * self)
   return rewrites;
 }
 
-/* Whether upstream is live: then the frames in flight are bounded. */
-static gboolean
-gst_ct_lame_enc_upstream_is_live (GstCtLameEnc * self)
-{
-  GstQuery *query = gst_query_new_latency ();
-  gboolean live = FALSE;
-
-  if (gst_pad_peer_query (GST_AUDIO_ENCODER_SINK_PAD (self), query))
-    gst_query_parse_latency (query, &live, NULL, NULL);
-  gst_query_unref (query);
-  return live;
-}
-
 /* The stream's encoder: on a live source, a ring of live-frames-in-flight
  * frames; else the pool's default ring. */
 static int
@@ -532,7 +519,7 @@ gst_ct_lame_enc_new_encoder (GstCtLameEnc * self,
 {
   ct_mp3_settings s = *settings;
 
-  if (gst_ct_lame_enc_upstream_is_live (self)) {
+  if (gst_ct_element_upstream_is_live (GST_AUDIO_ENCODER_SINK_PAD (self))) {
     GST_OBJECT_LOCK (self);
     s.frames_in_flight = self->live_frames_in_flight;
     GST_OBJECT_UNLOCK (self);
