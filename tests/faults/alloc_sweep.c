@@ -6,9 +6,7 @@
  * must return CT_ENOMEM, or CT_OK with the bytes of the clean run (an
  * allocation that was optional), leave no block allocated, and end within
  * a few seconds (a hang ends the test). Prints the counts of each sweep.
- *
- * Usage: alloc_sweep [--max-points N]: at most N failure points per pass
- * (a stride over the calls; default every call).
+ * Every call is a failure point: the whole sweep takes under a second.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -23,8 +21,8 @@
 #include "encodes.h"
 #include "inject.h"
 
-#define CAPACITY (1 << 20)
-#define CLEAN_RUNS 3
+#define CAPACITY     (1 << 20)
+#define CLEAN_RUNS   3
 #define HANG_SECONDS 20
 
 static char current_run[128];
@@ -47,15 +45,16 @@ static const char *mode_name(inject_mode mode)
 
 /* One pass over the failure points; returns those handled. */
 static long sweep(const fault_encode *encode, int threads, inject_mode mode,
-                  long count, long stride, const encode_bytes *expected,
-                  encode_bytes *got, long *points, long *optional)
+                  long count, const encode_bytes *expected, encode_bytes *got,
+                  long *points, long *optional)
 {
     long handled = 0;
     *points = 0;
     *optional = 0;
-    for (long n = 1; n <= count; n += stride) {
-        snprintf(current_run, sizeof(current_run), "%s, %d threads, %s, N = %ld",
-                 encode->name, threads, mode_name(mode), n);
+    for (long n = 1; n <= count; n++) {
+        snprintf(current_run, sizeof(current_run),
+                 "%s, %d threads, %s, N = %ld", encode->name, threads,
+                 mode_name(mode), n);
         (*points)++;
         got->size = 0;
         alarm(HANG_SECONDS);
@@ -86,20 +85,13 @@ static long sweep(const fault_encode *encode, int threads, inject_mode mode,
     return handled;
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-    long max_points = 0;
-    if (argc == 3 && strcmp(argv[1], "--max-points") == 0)
-        max_points = atol(argv[2]);
-    else if (argc != 1) {
-        fputs("usage: alloc_sweep [--max-points N]\n", stderr);
-        return 2;
-    }
     signal(SIGALRM, on_hang);
 
-    encode_bytes expected = { checked_calloc(CAPACITY, 1), 0, CAPACITY };
-    encode_bytes clean = { checked_calloc(CAPACITY, 1), 0, CAPACITY };
-    encode_bytes got = { checked_calloc(CAPACITY, 1), 0, CAPACITY };
+    encode_bytes expected = {checked_calloc(CAPACITY, 1), 0, CAPACITY};
+    encode_bytes clean = {checked_calloc(CAPACITY, 1), 0, CAPACITY};
+    encode_bytes got = {checked_calloc(CAPACITY, 1), 0, CAPACITY};
 
     for (int e = 0; e < n_fault_encodes; e++) {
         const fault_encode *encode = &fault_encodes[e];
@@ -126,9 +118,6 @@ int main(int argc, char **argv)
                           memcmp(out->data, expected.data, out->size) == 0,
                       "%s: other bytes than the first clean run", current_run);
             }
-            long stride = 1;
-            if (max_points > 0 && count > max_points)
-                stride = (count + max_points - 1) / max_points;
             char calls[64];
             if (least == count)
                 snprintf(calls, sizeof(calls), "%ld allocations", count);
@@ -138,15 +127,12 @@ int main(int argc, char **argv)
             for (int m = 0; m < 2; m++) {
                 inject_mode mode = m == 0 ? INJECT_NTH : INJECT_FROM;
                 long points, optional;
-                long handled = sweep(encode, threads, mode, count, stride,
-                                     &expected, &got, &points, &optional);
+                long handled = sweep(encode, threads, mode, count, &expected,
+                                     &got, &points, &optional);
                 printf("%s, %d thread%s: %s, %ld of %ld failure points handled "
-                       "(%s%s; %ld succeeded with the same bytes)\n",
+                       "(%s; %ld succeeded with the same bytes)\n",
                        encode->name, threads, threads > 1 ? "s" : "", calls,
-                       handled, points, mode_name(mode),
-                       stride > 1 ? ", every " : "", optional);
-                if (stride > 1)
-                    printf("    (stride %ld over the calls)\n", stride);
+                       handled, points, mode_name(mode), optional);
                 fflush(stdout);
             }
         }

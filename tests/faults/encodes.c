@@ -54,8 +54,8 @@ static void fill_picture(uint8_t *pixels, uint32_t width, uint32_t height,
     }
 }
 
-#define MAX_SIZE 8
-#define MAX_WIDTH (MAX_SIZE * 24)
+#define MAX_SIZE   8
+#define MAX_WIDTH  (MAX_SIZE * 24)
 #define MAX_HEIGHT (MAX_SIZE * 16)
 static uint8_t pictures[N_FRAMES][MAX_WIDTH * MAX_HEIGHT * 3];
 
@@ -73,20 +73,17 @@ static ct_jpeg_image picture(int size, int index)
     };
 }
 
-static int jpeg_encode_run(ct_pool *given, int threads, int size,
-                           encode_bytes *out)
+static int jpeg_encode(const ct_jpeg_settings *settings, ct_pool *given,
+                       int threads, int size, encode_bytes *out)
 {
     ct_jpeg_image image = picture(size, 0);
-    ct_jpeg_settings settings;
-    ct_jpeg_settings_default(&settings);
-    settings.progressive_level = 2;
     ct_pool *pool;
     int r = pool_of_run(given, threads, &pool);
     if (r != CT_OK)
         return r;
-    ct_jpeg_output file = { 0 };
+    ct_jpeg_output file = {0};
     char errbuf[256];
-    r = ct_jpeg_encode(pool, &settings, &image, &file, errbuf, sizeof(errbuf));
+    r = ct_jpeg_encode(pool, settings, &image, &file, errbuf, sizeof(errbuf));
     if (r == CT_OK && !append(out, file.data, file.size))
         r = CT_ETOOBIG;
     /* A failed encode leaves the output empty. */
@@ -97,10 +94,31 @@ static int jpeg_encode_run(ct_pool *given, int threads, int size,
     return r;
 }
 
+static int jpeg_encode_run(ct_pool *given, int threads, int size,
+                           encode_bytes *out)
+{
+    ct_jpeg_settings settings;
+    ct_jpeg_settings_default(&settings);
+    settings.progressive_level = 2;
+    return jpeg_encode(&settings, given, threads, size, out);
+}
+
+/* XYB (its ICC profile), baseline with fixed codes. */
+static int jpeg_xyb_run(ct_pool *given, int threads, int size,
+                        encode_bytes *out)
+{
+    ct_jpeg_settings settings;
+    ct_jpeg_settings_default(&settings);
+    settings.xyb = 1;
+    settings.progressive_level = 0;
+    settings.fixed_code = 1;
+    return jpeg_encode(&settings, given, threads, size, out);
+}
+
 /* The next file into out: CT_OK, CT_EAGAIN or the receive's error. */
 static int receive_file(ct_jpeg_encoder *encoder, encode_bytes *out)
 {
-    ct_jpeg_output file = { 0 };
+    ct_jpeg_output file = {0};
     int r = ct_jpeg_receive_frame(encoder, &file, NULL);
     if (r == CT_OK && !append(out, file.data, file.size))
         r = CT_ETOOBIG;
@@ -125,7 +143,8 @@ static int jpeg_stream_run(ct_pool *given, int threads, int size,
     r = ct_jpeg_encoder_new(pool, &settings, frames[0].width, frames[0].height,
                             CT_PIXEL_RGB8, 2, &encoder, errbuf, sizeof(errbuf));
     for (int i = 0; r == CT_OK && i < N_FRAMES; i++) {
-        while ((r = ct_jpeg_send_frame(encoder, &frames[i], NULL)) == CT_EAGAIN) {
+        while ((r = ct_jpeg_send_frame(encoder, &frames[i], NULL)) ==
+               CT_EAGAIN) {
             r = receive_file(encoder, out);
             if (r != CT_OK)
                 break;
@@ -160,7 +179,8 @@ static int receive_packets(ct_mp3_encoder *encoder, encode_bytes *out)
 #define MP3_CHUNK 1000
 static int16_t signal[MAX_SIZE * 8 * 1152 * 2];
 
-static int mp3_run(ct_pool *given, int threads, int size, encode_bytes *out)
+static int mp3_encode(const ct_mp3_settings *settings, ct_pool *given,
+                      int threads, int size, encode_bytes *out)
 {
     size_t frames = (size_t)(size < MAX_SIZE ? size : MAX_SIZE) * 8 * 1152;
     uint32_t state = 12345;
@@ -169,18 +189,13 @@ static int mp3_run(ct_pool *given, int threads, int size, encode_bytes *out)
         signal[i] = (int16_t)((int)((i / 2) % 200) * 80 - 8000 +
                               (int)(state >> 22) - 512);
     }
-    ct_mp3_settings settings;
-    ct_mp3_settings_default(&settings);
-    settings.sample_rate = 44100;
-    settings.channels = 2;
-    settings.frames_in_flight = 4;
     ct_pool *pool;
     int r = pool_of_run(given, threads, &pool);
     if (r != CT_OK)
         return r;
     ct_mp3_encoder *encoder = NULL;
     char errbuf[256];
-    r = ct_mp3_encoder_new(pool, &settings, &encoder, errbuf, sizeof(errbuf));
+    r = ct_mp3_encoder_new(pool, settings, &encoder, errbuf, sizeof(errbuf));
     for (size_t sent = 0; r == CT_OK && sent < frames; sent += MP3_CHUNK) {
         size_t n = frames - sent < MP3_CHUNK ? frames - sent : MP3_CHUNK;
         r = ct_mp3_send_samples(encoder, signal + sent * 2, n);
@@ -206,9 +221,33 @@ static int mp3_run(ct_pool *given, int threads, int size, encode_bytes *out)
     return r;
 }
 
+/* lame's defaults (-V 4), 4 frames in flight on a pool. */
+static int mp3_vbr_run(ct_pool *given, int threads, int size, encode_bytes *out)
+{
+    ct_mp3_settings settings;
+    ct_mp3_settings_default(&settings);
+    settings.sample_rate = 44100;
+    settings.channels = 2;
+    settings.frames_in_flight = 4;
+    return mp3_encode(&settings, given, threads, size, out);
+}
+
+/* CBR (-b 128): the ring's per-worker scratch. */
+static int mp3_cbr_run(ct_pool *given, int threads, int size, encode_bytes *out)
+{
+    ct_mp3_settings settings;
+    ct_mp3_settings_default(&settings);
+    settings.sample_rate = 44100;
+    settings.channels = 2;
+    settings.rate_control = CT_MP3_CBR;
+    settings.bitrate = 128;
+    settings.frames_in_flight = 4;
+    return mp3_encode(&settings, given, threads, size, out);
+}
+
 const fault_encode fault_encodes[] = {
-    { "jpeg", jpeg_encode_run },
-    { "jpeg stream", jpeg_stream_run },
-    { "mp3", mp3_run },
+    {"jpeg", jpeg_encode_run},        {"jpeg xyb", jpeg_xyb_run},
+    {"jpeg stream", jpeg_stream_run}, {"mp3", mp3_vbr_run},
+    {"mp3 cbr", mp3_cbr_run},
 };
 const int n_fault_encodes = sizeof(fault_encodes) / sizeof(fault_encodes[0]);

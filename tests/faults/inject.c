@@ -41,7 +41,7 @@ static atomic_long failed;
 
 /* The live blocks of the armed run: an open-addressing set of pointers
  * (linear probing, deleted slots marked), under a mutex. */
-#define LIVE_SLOTS (1 << 18)
+#define LIVE_SLOTS   (1 << 18)
 #define SLOT_DELETED ((uintptr_t)1)
 static uintptr_t live_slots[LIVE_SLOTS];
 static long live_count;

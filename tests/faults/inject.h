@@ -17,9 +17,9 @@
 #include <stddef.h>
 
 typedef enum inject_mode {
-    INJECT_NONE,     /* count only */
-    INJECT_NTH,      /* the call numbered `at` fails, the others succeed */
-    INJECT_FROM,     /* every call from the one numbered `at` on fails */
+    INJECT_NONE, /* count only */
+    INJECT_NTH,  /* the call numbered `at` fails, the others succeed */
+    INJECT_FROM, /* every call from the one numbered `at` on fails */
 } inject_mode;
 
 /* Starts counting allocation calls from 1 and failing them as the plan
