@@ -65,7 +65,7 @@ static long sweep(const fault_encode *encode, int threads, inject_mode mode,
         long live = inject_alloc_live();
         long failed = inject_alloc_failed();
         bool ok = check(live == 0, "%s: %ld blocks leaked (%s)", current_run,
-                        live, ct_strerror(r));
+                        live, encode_strerror(r));
         if (r == CT_OK) {
             ok &= check(got->size == expected->size &&
                             memcmp(got->data, expected->data, got->size) == 0,
@@ -75,7 +75,7 @@ static long sweep(const fault_encode *encode, int threads, inject_mode mode,
                 (*optional)++;
         } else {
             ok &= check(r == CT_ENOMEM, "%s: returned %d (%s), not CT_ENOMEM",
-                        current_run, r, ct_strerror(r));
+                        current_run, r, encode_strerror(r));
             ok &= check(failed > 0, "%s: CT_ENOMEM with no failed allocation",
                         current_run);
         }
@@ -111,7 +111,7 @@ int main(void)
                 count = calls > count ? calls : count;
                 least = least < 0 || calls < least ? calls : least;
                 check(r == CT_OK && out->size > 0, "%s: %s", current_run,
-                      ct_strerror(r));
+                      encode_strerror(r));
                 check(inject_alloc_live() == 0, "%s: %ld blocks leaked",
                       current_run, inject_alloc_live());
                 check(out->size == expected.size &&

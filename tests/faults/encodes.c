@@ -1,8 +1,9 @@
 /*
- * The three encodes of the fault tests (encodes.h): ct_jpeg_encode on one
- * image, the streaming JPEG encoder with 2 frames in flight on 3 frames,
- * and the MP3 encoder on a short stereo signal (send, receive, drain, LAME
- * tag). Every error code is returned as it is: the caller judges it.
+ * The encodes of the fault tests (encodes.h): ct_jpeg_encode on one image
+ * (progressive; XYB with fixed codes), the streaming JPEG encoder with 2
+ * frames in flight on 3 frames, and the MP3 encoder on a short stereo
+ * signal (VBR; CBR), sent, received, drained and given its LAME tag. Every
+ * error code is returned as it is: the caller judges it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -38,7 +39,7 @@ static int pool_of_run(ct_pool *given, int threads, ct_pool **pool)
     return threads > 0 && *pool == NULL ? CT_ENOMEM : CT_OK;
 }
 
-/* Frame `index` of `size` x 24 x 16 RGB pixels: noise over a gradient. */
+/* Frame `index`, RGB: noise over a gradient. */
 static void fill_picture(uint8_t *pixels, uint32_t width, uint32_t height,
                          int index)
 {
@@ -85,10 +86,10 @@ static int jpeg_encode(const ct_jpeg_settings *settings, ct_pool *given,
     char errbuf[256];
     r = ct_jpeg_encode(pool, settings, &image, &file, errbuf, sizeof(errbuf));
     if (r == CT_OK && !append(out, file.data, file.size))
-        r = CT_ETOOBIG;
+        r = ENCODE_NO_ROOM;
     /* A failed encode leaves the output empty. */
-    if (r != CT_OK && r != CT_ETOOBIG && (file.data != NULL || file.size != 0))
-        r = CT_ESTATE;
+    if (r < 0 && (file.data != NULL || file.size != 0))
+        r = ENCODE_NOT_EMPTY;
     ct_jpeg_output_free(&file);
     ct_pool_unref(pool);
     return r;
@@ -121,7 +122,7 @@ static int receive_file(ct_jpeg_encoder *encoder, encode_bytes *out)
     ct_jpeg_output file = {0};
     int r = ct_jpeg_receive_frame(encoder, &file, NULL);
     if (r == CT_OK && !append(out, file.data, file.size))
-        r = CT_ETOOBIG;
+        r = ENCODE_NO_ROOM;
     ct_jpeg_output_free(&file);
     return r;
 }
@@ -172,7 +173,7 @@ static int receive_packets(ct_mp3_encoder *encoder, encode_bytes *out)
         if (r != CT_OK)
             return r;
         if (!append(out, packet.data, packet.size))
-            return CT_ETOOBIG;
+            return ENCODE_NO_ROOM;
     }
 }
 
@@ -212,9 +213,9 @@ static int mp3_encode(const ct_mp3_settings *settings, ct_pool *given,
         if (r == CT_OK && tag.size <= out->size)
             memcpy(out->data, tag.data, tag.size);
         else if (r == CT_OK)
-            r = CT_ETOOBIG;
+            r = ENCODE_NO_ROOM;
     } else if (r == CT_OK) {
-        r = CT_ESTATE; /* drained, yet no end */
+        r = ENCODE_NO_END;
     }
     ct_mp3_encoder_free(encoder);
     ct_pool_unref(pool);
@@ -251,3 +252,17 @@ const fault_encode fault_encodes[] = {
     {"mp3 cbr", mp3_cbr_run},
 };
 const int n_fault_encodes = sizeof(fault_encodes) / sizeof(fault_encodes[0]);
+
+const char *encode_strerror(int code)
+{
+    switch (code) {
+    case ENCODE_NO_ROOM:
+        return "more bytes than the test has room for";
+    case ENCODE_NOT_EMPTY:
+        return "an output left after a failure";
+    case ENCODE_NO_END:
+        return "no CT_EOF after the drain";
+    default:
+        return ct_strerror(code);
+    }
+}

@@ -53,7 +53,7 @@ int main(void)
             check(r0 == CT_OK && r == CT_OK,
                   "%s: %s, %s on the sequential "
                   "chain",
-                  encode->name, ct_strerror(r), ct_strerror(r0));
+                  encode->name, encode_strerror(r), encode_strerror(r0));
             if (check(got.size == sequential.size &&
                           memcmp(got.data, sequential.data, got.size) == 0,
                       "%s on %d workers (pthread_create failing from call "
