@@ -381,7 +381,7 @@ GST_START_TEST (test_jpeg_state_changes)
 {
   const gint threads = thread_counts[__i__];
   jpeg_stream s = {.h = new_jpeg_harness (threads, 4) };
-  const guint cycles = 60;
+  const guint cycles = 300;
 
   jpeg_set_caps (&s, GST_VIDEO_FORMAT_RGB, 24, 16);
   for (guint c = 0; c < cycles; c++) {
@@ -416,7 +416,7 @@ GST_START_TEST (test_jpeg_caps_changes)
   const gint threads = thread_counts[__i__];
   jpeg_stream s = {.h = new_jpeg_harness (threads, 3) };
   GRand *rand = g_rand_new_with_seed (11 + __i__);
-  const guint segments = 60;
+  const guint segments = 120;
 
   for (guint seg = 0; seg < segments; seg++) {
     GstVideoFormat format = video_formats[g_rand_int_range (rand, 0,
@@ -770,7 +770,7 @@ GST_START_TEST (test_mp3_state_changes)
 {
   const gint threads = thread_counts[__i__];
   mp3_stream s = new_mp3_stream (threads);
-  const guint cycles = 60;
+  const guint cycles = 200;
 
   mp3_set_caps (&s, GST_AUDIO_FORMAT_S16LE, 44100, 2);
   for (guint c = 0; c < cycles; c++) {
@@ -804,7 +804,7 @@ GST_START_TEST (test_mp3_caps_changes)
   const gint threads = thread_counts[__i__];
   mp3_stream s = new_mp3_stream (threads);
   GRand *rand = g_rand_new_with_seed (41 + __i__);
-  const guint segments = 30;
+  const guint segments = 60;
 
   for (guint seg = 0; seg < segments; seg++) {
     guint n = g_rand_int_range (rand, 1, 5);
@@ -933,34 +933,48 @@ typedef struct
 #define JPEG_FRAMES 16
 #define MP3_FRAMES 66150        /* 1.5 s at 44.1 kHz */
 
-static gpointer
-run_pipeline (gpointer data)
+static GstElement *
+new_pipeline (gboolean jpeg, gint threads, GstElement ** src,
+    GstElement ** sink, gchar ** error)
 {
-  pipeline_job *job = data;
   gchar *launch = g_strdup_printf ("appsrc name=src format=time ! %s "
-      "threads=%d ! appsink name=sink sync=false", job->jpeg ? "ctjpegenc" :
-      "ctlameenc lametag=false", job->threads);
+      "threads=%d ! appsink name=sink sync=false", jpeg ? "ctjpegenc" :
+      "ctlameenc lametag=false", threads);
   GError *err = NULL;
   GstElement *pipeline = gst_parse_launch (launch, &err);
-  GstElement *src, *sink;
-  GstBus *bus;
-  GstMessage *msg;
 
   g_free (launch);
   if (pipeline == NULL) {
-    job->error = g_strdup (err->message);
+    *error = g_strdup (err->message);
     g_error_free (err);
     return NULL;
   }
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  gst_app_src_set_caps (GST_APP_SRC (src), job->jpeg ?
+  *src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  *sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  gst_app_src_set_caps (GST_APP_SRC (*src), jpeg ?
       video_caps (GST_VIDEO_FORMAT_RGB, JPEG_W, JPEG_H) :
       audio_caps (GST_AUDIO_FORMAT_S16LE, 44100, 2));
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  return pipeline;
+}
 
-  if (job->jpeg) {
-    for (guint i = 0; i < JPEG_FRAMES; i++) {
+static void
+free_pipeline (GstElement * pipeline, GstElement * src, GstElement * sink)
+{
+  gst_element_set_state (pipeline, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (sink);
+  gst_object_unref (pipeline);
+}
+
+/* Queues the stream on the appsrc, the first `buffers` buffers of it
+ * (G_MAXUINT: all and EOS); returns how many it queued. */
+static guint
+feed_pipeline (GstElement * src, gboolean jpeg, guint buffers)
+{
+  guint queued = 0;
+
+  if (jpeg) {
+    for (guint i = 0; i < JPEG_FRAMES && queued < buffers; i++, queued++) {
       picture p = make_picture (JPEG_W, JPEG_H, i);
       GstBuffer *in = make_video_buffer (&p, GST_VIDEO_FORMAT_RGB, 0);
 
@@ -974,7 +988,7 @@ run_pipeline (gpointer data)
         7);
     guint32 seed = 99;
 
-    for (gsize done = 0; done < MP3_FRAMES;) {
+    for (gsize done = 0; done < MP3_FRAMES && queued < buffers; queued++) {
       gsize n;
       GstBuffer *in;
 
@@ -989,7 +1003,19 @@ run_pipeline (gpointer data)
     }
     g_free (pcm);
   }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  if (buffers == G_MAXUINT)
+    gst_app_src_end_of_stream (GST_APP_SRC (src));
+  return queued;
+}
+
+/* Takes the samples up to EOS (each within PULL_TIMEOUT) and the first
+ * error on the bus, if any. */
+static void
+collect_pipeline (GstElement * pipeline, GstElement * sink,
+    pipeline_job * job)
+{
+  GstBus *bus;
+  GstMessage *msg;
 
   job->out = g_byte_array_new ();
   for (;;) {
@@ -1020,10 +1046,22 @@ run_pipeline (gpointer data)
   if (msg != NULL)
     gst_message_unref (msg);
   gst_object_unref (bus);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
+}
+
+static gpointer
+run_pipeline (gpointer data)
+{
+  pipeline_job *job = data;
+  GstElement *src, *sink;
+  GstElement *pipeline = new_pipeline (job->jpeg, job->threads, &src, &sink,
+      &job->error);
+
+  if (pipeline == NULL)
+    return NULL;
+  gst_element_set_state (pipeline, GST_STATE_PLAYING);
+  feed_pipeline (src, job->jpeg, G_MAXUINT);
+  collect_pipeline (pipeline, sink, job);
+  free_pipeline (pipeline, src, sink);
   return NULL;
 }
 
@@ -1105,6 +1143,59 @@ GST_START_TEST (test_concurrent_pipelines)
 
 GST_END_TEST;
 
+/* PLAYING -> PAUSED -> READY -> NULL while appsrc's streaming thread
+ * pushes into the element (frames in its batch or ring, on 1 and 2
+ * workers), many times over; then a whole stream, the library's bytes. */
+GST_START_TEST (test_pipeline_state_changes)
+{
+  const gboolean jpeg = __i__ / 2 == 0;
+  const gint threads = thread_counts[__i__ % 2];
+  const guint cycles = 250;
+  GByteArray *expected = pipeline_expected (jpeg);
+  pipeline_job job = {.jpeg = jpeg,.threads = threads };
+  GstElement *src, *sink;
+  GstElement *pipeline = new_pipeline (jpeg, threads, &src, &sink,
+      &job.error);
+  guint queued = 0;
+
+  fail_unless (pipeline != NULL, "%s", job.error);
+  for (guint c = 0; c < cycles; c++) {
+    static const GstState down[] = { GST_STATE_PAUSED, GST_STATE_READY,
+      GST_STATE_NULL
+    };
+    GstState state;
+
+    fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+        GST_STATE_CHANGE_FAILURE);
+    queued += feed_pipeline (src, jpeg, 1 + c % 7);
+    if (c % 2)
+      g_usleep (c % 5 * 200);
+    /* PAUSED may wait for a preroll that never comes; READY and NULL do
+     * not wait. */
+    for (guint i = 0; i < G_N_ELEMENTS (down); i++)
+      fail_unless (gst_element_set_state (pipeline, down[i]) !=
+          GST_STATE_CHANGE_FAILURE);
+    fail_unless_equals_int (gst_element_get_state (pipeline, &state, NULL,
+            0), GST_STATE_CHANGE_SUCCESS);
+    fail_unless_equals_int (state, GST_STATE_NULL);
+  }
+  fail_unless (gst_element_set_state (pipeline, GST_STATE_PLAYING) !=
+      GST_STATE_CHANGE_FAILURE);
+  feed_pipeline (src, jpeg, G_MAXUINT);
+  collect_pipeline (pipeline, sink, &job);
+  assert_job (&job, expected, 0);
+  g_print ("%s pipeline state changes, %d thread(s): %u cycles, %u buffers "
+      "queued mid-stream, then %u buffers out, the library's bytes\n",
+      jpeg ? "ctjpegenc" : "ctlameenc", threads, cycles, queued,
+      job.buffers_out);
+  free_pipeline (pipeline, src, sink);
+  g_byte_array_unref (job.out);
+  g_byte_array_unref (expected);
+  assert_no_input_left ();
+}
+
+GST_END_TEST;
+
 static Suite *
 stress_suite (void)
 {
@@ -1125,6 +1216,7 @@ stress_suite (void)
   tcase_add_loop_test (tc, test_mp3_caps_changes, 0, 2);
   tcase_add_test (tc, test_mp3_random_sizes);
   tcase_add_loop_test (tc, test_mp3_flush_and_eos, 0, 2);
+  tcase_add_loop_test (tc, test_pipeline_state_changes, 0, 4);
   tcase_add_loop_test (tc, test_concurrent_pipelines, 0, 2);
   return s;
 }
