@@ -1,8 +1,10 @@
 /*
  * Element stress for ctjpegenc and ctlameenc (GstHarness, and real
  * appsrc ! element ! appsink pipelines): state changes with frames in the
- * batches and rings, caps changes every few buffers, random buffer sizes
- * and strides, EOS and flushes at odd points, 8 pipelines at once. Every
+ * batches and rings (from the streaming thread, from another thread while
+ * it pushes, and on pipelines while appsrc pushes), caps changes every few
+ * buffers, random buffer sizes and strides, EOS and flushes at odd points,
+ * 8 pipelines at once. Every
  * output is checked against the library's bytes; every input buffer must
  * be freed by the end (no leak); a watchdog fails a test that hangs.
  *
@@ -145,6 +147,80 @@ cycle_states (GstElement * element)
   for (guint i = 0; i < G_N_ELEMENTS (up); i++)
     fail_unless (gst_element_set_state (element, up[i]) ==
         GST_STATE_CHANGE_SUCCESS);
+}
+
+/* Takes the element down to NULL and back to PLAYING over and over while
+ * the test thread pushes. Going down overlaps a push (the element is
+ * mid-frame); going up, and the new stream's sticky events, wait for the
+ * push in progress (`lock`), since data before stream-start is a
+ * GStreamer warning, and the harness's own state stress thread races
+ * there. */
+typedef struct
+{
+  GstHarness *h;
+  GstCaps *caps;
+  GMutex lock;
+  gint running;
+  guint cycles;
+} state_changer;
+
+static gpointer
+change_states (gpointer data)
+{
+  state_changer *c = data;
+
+  while (g_atomic_int_get (&c->running)) {
+    fail_unless (gst_element_set_state (c->h->element, GST_STATE_NULL) ==
+        GST_STATE_CHANGE_SUCCESS);
+    g_usleep (100);
+    g_mutex_lock (&c->lock);
+    fail_unless (gst_element_set_state (c->h->element, GST_STATE_PLAYING) ==
+        GST_STATE_CHANGE_SUCCESS);
+    restart_stream (c->h, c->cycles, gst_caps_ref (c->caps));
+    g_mutex_unlock (&c->lock);
+    c->cycles++;
+    g_usleep (100);
+  }
+  return NULL;
+}
+
+/* Pushes buffers for `seconds` under change_states; a push may fail while
+ * the element is down. Drops the output and, with a flush, what is still
+ * in flight; returns the number of state
+ * cycles, *pushed and *accepted the buffers pushed and those taken. */
+static guint
+push_under_state_changes (GstHarness * h, GstCaps * caps,
+    GstBuffer * (*make) (guint index), gdouble seconds, guint * pushed,
+    guint * accepted)
+{
+  state_changer c = {.h = h,.caps = caps,.running = 1 };
+  gint64 end = g_get_monotonic_time () + seconds * G_TIME_SPAN_SECOND;
+  GThread *thread;
+  GstBuffer *out;
+
+  g_mutex_init (&c.lock);
+  thread = g_thread_new ("states", change_states, &c);
+  *pushed = *accepted = 0;
+  while (g_get_monotonic_time () < end) {
+    GstBuffer *in = make (*pushed);
+
+    g_mutex_lock (&c.lock);
+    *accepted += gst_harness_push (h, in) == GST_FLOW_OK;
+    g_mutex_unlock (&c.lock);
+    (*pushed)++;
+    while ((out = gst_harness_try_pull (h)) != NULL)
+      gst_buffer_unref (out);
+  }
+  g_atomic_int_set (&c.running, 0);
+  g_thread_join (thread);
+  g_mutex_clear (&c.lock);
+  gst_caps_unref (caps);
+  /* The last pushes may have been taken after the last cycle. */
+  push_flush (h);
+  while ((out = gst_harness_try_pull (h)) != NULL)
+    gst_buffer_unref (out);
+  pull_events_saw_eos (h);
+  return c.cycles;
 }
 
 /* ---- ctjpegenc ---------------------------------------------------------- */
@@ -336,9 +412,11 @@ jpeg_pull (jpeg_stream * s)
     fail_unless (expected != NULL, "a frame more than pushed");
     expected_data = g_bytes_get_data (expected, &expected_size);
     fail_unless (gst_buffer_map (out, &map, GST_MAP_READ));
-    fail_unless_equals_uint64 (map.size, expected_size);
-    fail_unless (memcmp (map.data, expected_data, map.size) == 0,
-        "frame %u differs from the library's", s->frames_out);
+    fail_unless (map.size == expected_size && memcmp (map.data,
+            expected_data, map.size) == 0, "frame %u (pts %" GST_TIME_FORMAT
+        ") differs from the library's (%" G_GSIZE_FORMAT " bytes, not %"
+        G_GSIZE_FORMAT ")", s->frames_out, GST_TIME_ARGS (GST_BUFFER_PTS
+            (out)), map.size, expected_size);
     gst_buffer_unmap (out, &map);
     gst_buffer_unref (out);
     g_bytes_unref (expected);
@@ -404,6 +482,40 @@ GST_START_TEST (test_jpeg_state_changes)
   }
   g_print ("ctjpegenc state changes, %d thread(s): %u cycles, %u frames "
       "in, %u checked\n", threads, cycles, s.frames_in, s.frames_out);
+  jpeg_teardown (&s);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+make_jpeg_input (guint index)
+{
+  picture p = make_picture (24, 16, index);
+  GstBuffer *in = make_video_buffer (&p, GST_VIDEO_FORMAT_RGB, 0);
+
+  free_picture (&p);
+  GST_BUFFER_PTS (in) = index * FRAME_DURATION;
+  GST_BUFFER_DURATION (in) = FRAME_DURATION;
+  return in;
+}
+
+/* State changes from another thread while frames come in, then a stream
+ * whose bytes are the library's. */
+GST_START_TEST (test_jpeg_states_while_pushing)
+{
+  const gint threads = thread_counts[__i__];
+  jpeg_stream s = {.h = new_jpeg_harness (threads, 4) };
+  guint cycles, pushed, accepted;
+
+  jpeg_set_caps (&s, GST_VIDEO_FORMAT_RGB, 24, 16);
+  cycles = push_under_state_changes (s.h, video_caps (GST_VIDEO_FORMAT_RGB,
+          24, 16), make_jpeg_input, 0.5, &pushed, &accepted);
+  for (guint i = 0; i < 6; i++)
+    jpeg_push (&s, 100 + i, 0);
+  jpeg_eos (&s);
+  g_print ("ctjpegenc state changes while pushing, %d thread(s): %u "
+      "cycles under %u frames (%u taken), then %u frames checked\n",
+      threads, cycles, pushed, accepted, s.frames_out);
   jpeg_teardown (&s);
 }
 
@@ -792,6 +904,37 @@ GST_START_TEST (test_mp3_state_changes)
   g_print ("ctlameenc state changes, %d thread(s): %u cycles, %u buffers "
       "in, %u streams checked\n", threads, cycles, s.buffers_in,
       s.streams_checked);
+  mp3_teardown (&s);
+}
+
+GST_END_TEST;
+
+static GstBuffer *
+make_mp3_input (guint index)
+{
+  guint8 *samples = make_samples (1000 + index % 3 * 700, 2, 44100,
+      GST_AUDIO_FORMAT_S16LE, index);
+  GstBuffer *in = tracked (gst_buffer_new_memdup (samples,
+          (1000 + index % 3 * 700) * 4));
+
+  g_free (samples);
+  return in;
+}
+
+GST_START_TEST (test_mp3_states_while_pushing)
+{
+  const gint threads = thread_counts[__i__];
+  mp3_stream s = new_mp3_stream (threads);
+  guint cycles, pushed, accepted;
+
+  mp3_set_caps (&s, GST_AUDIO_FORMAT_S16LE, 44100, 2);
+  cycles = push_under_state_changes (s.h, audio_caps (s.format, s.rate,
+          s.channels), make_mp3_input, 0.5, &pushed, &accepted);
+  mp3_push (&s, 20000, 5);
+  mp3_eos (&s);
+  g_print ("ctlameenc state changes while pushing, %d thread(s): %u "
+      "cycles under %u buffers (%u taken), then %u streams checked\n",
+      threads, cycles, pushed, accepted, s.streams_checked);
   mp3_teardown (&s);
 }
 
@@ -1209,10 +1352,12 @@ stress_suite (void)
   suite_add_tcase (s, tc);
   tcase_add_checked_fixture (tc, watchdog_start, watchdog_stop);
   tcase_add_loop_test (tc, test_jpeg_state_changes, 0, 2);
+  tcase_add_loop_test (tc, test_jpeg_states_while_pushing, 0, 2);
   tcase_add_loop_test (tc, test_jpeg_caps_changes, 0, 2);
   tcase_add_test (tc, test_jpeg_random_strides);
   tcase_add_loop_test (tc, test_jpeg_flush_and_eos, 0, 2);
   tcase_add_loop_test (tc, test_mp3_state_changes, 0, 2);
+  tcase_add_loop_test (tc, test_mp3_states_while_pushing, 0, 2);
   tcase_add_loop_test (tc, test_mp3_caps_changes, 0, 2);
   tcase_add_test (tc, test_mp3_random_sizes);
   tcase_add_loop_test (tc, test_mp3_flush_and_eos, 0, 2);
