@@ -291,7 +291,9 @@ static int parse_number(const char *s, unsigned long max, unsigned long *out)
 int main(int argc, char **argv)
 {
     unsigned long value;
-    state.seed = (uint32_t)(ct_clock_seconds() * 1e6);
+    /* through 64 bits: the clock in microseconds passes 32 (a float to
+     * unsigned conversion out of range is undefined) */
+    state.seed = (uint32_t)(uint64_t)(ct_clock_seconds() * 1e6);
     state.bench_iters = 1000;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {

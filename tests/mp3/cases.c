@@ -86,6 +86,8 @@ void mp3_rate_signal(int which, double seconds, mp3_pcm *out)
 
 void mp3_buf_put(mp3_buf *b, const void *p, size_t n)
 {
+    if (n == 0)
+        return; /* b->data may still be NULL, memcpy's arguments may not */
     if (b->size + n > b->cap) {
         b->cap = (b->size + n) * 2;
         b->data = realloc(b->data, b->cap);
