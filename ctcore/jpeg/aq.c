@@ -215,9 +215,11 @@ void ct_jpeg_block_modulations_c_avx2(const float *rows, ptrdiff_t stride,
 }
 
 /* One pixel's term of ComputePreErosion: the gamma-weighted difference to
- * the mean of its 4 neighbors, squared, limited and compressed. */
+ * the mean of its 4 neighbors, squared, limited and compressed. x is signed:
+ * at x = 0, row[x - 1] is the left border, which a size_t x would reach
+ * through a wrapped offset (undefined). */
 CT_PIX_INLINE float pre_erosion_diff(const float *row_t, const float *row_m,
-                                     const float *row_b, size_t x, int fma)
+                                     const float *row_b, ptrdiff_t x, int fma)
 {
     /* The XYB gamma is 3; one more cube root brings the total near
      * butteraugli's 2.6. */
@@ -242,7 +244,7 @@ CT_PIX_INLINE void pre_erosion(const float *const rows[6], size_t n_out,
     for (size_t xo = 0; xo < n_out; ++xo) {
         float sum[4];
         for (int i = 0; i < 4; ++i) {
-            const size_t x = 4 * xo + i;
+            const ptrdiff_t x = (ptrdiff_t)(4 * xo) + i;
             float s = pre_erosion_diff(rows[0], rows[1], rows[2], x, fma);
             for (int iy = 1; iy < 4; ++iy) {
                 s = pre_erosion_diff(rows[iy], rows[iy + 1], rows[iy + 2], x,
@@ -293,8 +295,9 @@ static inline void update_min4(float v, float *m)
     m[3] = ct_pix_min(m[3], tmp2);
 }
 
+/* One pixel of FuzzyErosion; x is signed as in pre_erosion_diff. */
 static inline float fuzzy_erosion_pixel(const float *row_t, const float *row_m,
-                                        const float *row_b, size_t x)
+                                        const float *row_b, ptrdiff_t x)
 {
     float m[4] = {row_m[x], row_m[x - 1], row_m[x + 1], row_t[x - 1]};
     sort4(m);
@@ -310,7 +313,7 @@ void ct_jpeg_fuzzy_erosion_c(const float *const pre[4], size_t nblocks,
                              float *aq)
 {
     for (size_t bx = 0; bx < nblocks; ++bx) {
-        const size_t x = 2 * bx;
+        const ptrdiff_t x = (ptrdiff_t)(2 * bx);
         const float top0 = fuzzy_erosion_pixel(pre[0], pre[1], pre[2], x);
         const float top1 = fuzzy_erosion_pixel(pre[0], pre[1], pre[2], x + 1);
         const float bottom0 = fuzzy_erosion_pixel(pre[1], pre[2], pre[3], x);

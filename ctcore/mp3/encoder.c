@@ -96,7 +96,10 @@ static int reserve_bytes(ct_mp3_encoder *enc, size_t need)
 static int append_out(void *ctx, const unsigned char *data, size_t size)
 {
     ct_mp3_encoder *enc = ctx;
-    int ret = reserve_bytes(enc, size);
+    int ret;
+    if (size == 0)
+        return CT_OK; /* out may still be NULL */
+    ret = reserve_bytes(enc, size);
     if (ret != CT_OK)
         return ret;
     memcpy(enc->out + enc->out_len, data, size);
@@ -381,8 +384,9 @@ int ct_mp3_receive_packet(ct_mp3_encoder *encoder, ct_mp3_packet *packet)
     for (;;) {
         int ret;
         avail = encoder->out_len - encoder->out_head;
-        p = encoder->out + encoder->out_head;
         if (avail >= 4) {
+            /* only here: out is NULL before the first output */
+            p = encoder->out + encoder->out_head;
             len = frame_length(p);
             if (len == 0 || len > MAX_FRAME_BYTES)
                 return encoder->failed = CT_EINVAL;
