@@ -21,6 +21,7 @@
 #include <gst/video/video.h>
 
 #include "ctcore/jpeg.h"
+#include "test_picture.h"
 #include "ctcore/mp3.h"
 
 /* Below CK_DEFAULT_TIMEOUT, so that a hang is reported as ours. */
@@ -234,49 +235,11 @@ static const GstVideoFormat video_formats[] = {
 
 #define FRAME_DURATION (GST_SECOND / 30)
 
-/* A picture as packed RGB and gray, different per seed. */
-typedef struct
-{
-  guint width, height;
-  guint8 *rgb;
-  guint8 *gray;
-} picture;
-
-static picture
-make_picture (guint width, guint height, guint32 seed)
-{
-  picture p = { width, height, g_malloc (width * height * 3),
-    g_malloc (width * height)
-  };
-  guint32 s = seed * 2654435761u + 1;
-
-  for (guint y = 0; y < height; y++) {
-    for (guint x = 0; x < width; x++) {
-      guint i = y * width + x;
-      s ^= s << 13;
-      s ^= s >> 17;
-      s ^= s << 5;
-      p.rgb[3 * i + 0] = (guint8) (x * 255 / MAX (width - 1, 1) + (s & 15));
-      p.rgb[3 * i + 1] = (guint8) (y * 255 / MAX (height - 1, 1) + seed);
-      p.rgb[3 * i + 2] = (guint8) (s >> 24);
-      p.gray[i] = (guint8) ((x + y) * 4 + (s >> 28));
-    }
-  }
-  return p;
-}
-
-static void
-free_picture (picture * p)
-{
-  g_free (p->rgb);
-  g_free (p->gray);
-}
-
 /* The picture in a (packed) format, rows `pad` bytes longer than the caps
  * imply, described by a video meta when pad > 0; padding and alpha bytes
  * are 0x5a so that reading them shows. */
 static GstBuffer *
-make_video_buffer (const picture * p, GstVideoFormat format, guint pad)
+make_video_buffer (const test_picture * p, GstVideoFormat format, guint pad)
 {
   GstVideoInfo info;
   const GstVideoFormatInfo *finfo = gst_video_format_get_info (format);
@@ -322,7 +285,7 @@ video_caps (GstVideoFormat format, guint width, guint height)
 }
 
 static GBytes *
-library_jpeg (const picture * p, gboolean gray)
+library_jpeg (const test_picture * p, gboolean gray)
 {
   ct_jpeg_settings settings;
   ct_jpeg_image image = {
@@ -384,7 +347,7 @@ jpeg_set_caps (jpeg_stream * s, GstVideoFormat format, guint width,
 static void
 jpeg_push (jpeg_stream * s, guint32 seed, guint pad)
 {
-  picture p = make_picture (s->width, s->height, seed);
+  test_picture p = make_picture (s->width, s->height, seed);
   GstBuffer *in = make_video_buffer (&p, s->format, pad);
 
   GST_BUFFER_PTS (in) = s->frames_in * FRAME_DURATION;
@@ -490,7 +453,7 @@ GST_END_TEST;
 static GstBuffer *
 make_jpeg_input (guint index)
 {
-  picture p = make_picture (24, 16, index);
+  test_picture p = make_picture (24, 16, index);
   GstBuffer *in = make_video_buffer (&p, GST_VIDEO_FORMAT_RGB, 0);
 
   free_picture (&p);
@@ -1119,7 +1082,7 @@ feed_pipeline (GstElement * src, gboolean jpeg, guint buffers)
 
   if (jpeg) {
     for (guint i = 0; i < JPEG_FRAMES && queued < buffers; i++, queued++) {
-      picture p = make_picture (JPEG_W, JPEG_H, i);
+      test_picture p = make_picture (JPEG_W, JPEG_H, i);
       GstBuffer *in = make_video_buffer (&p, GST_VIDEO_FORMAT_RGB, 0);
 
       free_picture (&p);
@@ -1218,7 +1181,7 @@ pipeline_expected (gboolean jpeg)
   if (jpeg) {
     out = g_byte_array_new ();
     for (guint i = 0; i < JPEG_FRAMES; i++) {
-      picture p = make_picture (JPEG_W, JPEG_H, i);
+      test_picture p = make_picture (JPEG_W, JPEG_H, i);
       GBytes *bytes = library_jpeg (&p, FALSE);
       gsize size;
       const guint8 *data = g_bytes_get_data (bytes, &size);
