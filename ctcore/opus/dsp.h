@@ -1,0 +1,63 @@
+/*
+ * The Opus encoder's kernels: the inner products, the comb filter, the PVQ
+ * search and the resampler's dot product. Debian's libopus and libopusenc
+ * are built with SSE and SSE2 presumed, so their float results come from
+ * the SSE versions (lane sums, rcpps, rsqrtps), which differ from their C
+ * code: the *_sse* functions here reproduce those instructions in that
+ * order, the *_c functions are libopus' C code (the bytes of a build
+ * without SIMD). One table per encoder, filled by ct_opus_dsp_init and
+ * passed down where the reference passes `arch`.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CTCORE_OPUS_DSP_H
+#define CTCORE_OPUS_DSP_H
+
+#include "ctcore/ctcore.h"
+
+typedef struct ct_opus_dsp {
+    /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
+     * x[j] * y[j + k], k = 0..3 (len >= 3) */
+    void (*xcorr_kernel)(const float *x, const float *y, float sum[4], int len);
+    /* celt/pitch.h celt_inner_prod: sum of x[i] * y[i], i < n */
+    float (*inner_prod)(const float *x, const float *y, int n);
+    /* celt/pitch.h dual_inner_prod: *xy1 = x . y01, *xy2 = x . y02 */
+    void (*dual_inner_prod)(const float *x, const float *y01, const float *y02, int n,
+                            float *xy1, float *xy2);
+    /* celt/celt.c comb_filter_const: y[i] = x[i] + g10 * x[i - t]
+     * + g11 * (x[i - t + 1] + x[i - t - 1]) + g12 * (x[i - t + 2] + x[i - t - 2]) */
+    void (*comb_filter_const)(float *y, float *x, int t, int n, float g10, float g11,
+                              float g12);
+    /* celt/vq.c op_pvq_search: the pulses iy[0..n) (sum |iy| = k) for the
+     * shape x (made non-negative on the way); returns yy */
+    float (*pvq_search)(float *x, int *iy, int k, int n);
+    /* libopusenc resample.c inner_product_single: the filter's dot product */
+    float (*resampler_inner_product)(const float *a, const float *b, unsigned len);
+} ct_opus_dsp;
+
+/* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic
+ * of Debian's build, whatever wider SIMD the CPU has. simd is resolved
+ * (ct_simd_resolve). */
+void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd);
+
+void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len);
+float ct_opus_inner_prod_c(const float *x, const float *y, int n);
+void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y02, int n,
+                               float *xy1, float *xy2);
+void ct_opus_comb_filter_const_c(float *y, float *x, int t, int n, float g10, float g11,
+                                 float g12);
+float ct_opus_pvq_search_c(float *x, int *iy, int k, int n);
+float ct_opus_resampler_inner_product_c(const float *a, const float *b, unsigned len);
+
+#if defined(__x86_64__)
+void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int len);
+float ct_opus_inner_prod_sse(const float *x, const float *y, int n);
+void ct_opus_dual_inner_prod_sse(const float *x, const float *y01, const float *y02, int n,
+                                 float *xy1, float *xy2);
+void ct_opus_comb_filter_const_sse(float *y, float *x, int t, int n, float g10, float g11,
+                                   float g12);
+float ct_opus_pvq_search_sse2(float *x, int *iy, int k, int n);
+float ct_opus_resampler_inner_product_sse(const float *a, const float *b, unsigned len);
+#endif
+
+#endif
