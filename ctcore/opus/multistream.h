@@ -1,0 +1,120 @@
+/*
+ * The multistream Opus encoder (OpusMSEncoder) as libopusenc creates it
+ * through opus_multistream_surround_encoder_create: mapping family 0, one
+ * stream (mono, or a coupled stereo stream), the per-stream rate
+ * allocation, the channel copy into each stream's encoder and the
+ * repacketizer step that makes the final packet.
+ *
+ * Surround (families 1 and 255, 3 to 8 channels; the surround analysis,
+ * LFE and energy masking) is part 2 of the port: the layout, the mapping
+ * type and the stream array are here for it, sized CT_OPUS_MS_MAX_STREAMS.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from libopus 1.3.1 src/opus_multistream_encoder.c and the
+ * ChannelLayout of src/opus_private.h (BSD-3-Clause, Xiph.Org Foundation
+ * and contributors).
+ */
+#ifndef CTCORE_OPUS_MULTISTREAM_H
+#define CTCORE_OPUS_MULTISTREAM_H
+
+#include <stdint.h>
+
+#include "codec.h"
+#include "dsp.h"
+
+/* The streams of this part: family 0 has one */
+#define CT_OPUS_MS_MAX_STREAMS  1
+#define CT_OPUS_MS_MAX_CHANNELS 2
+
+/* src/opus_private.h ChannelLayout */
+typedef struct ct_opus_channel_layout {
+    int nb_channels;
+    int nb_streams;
+    int nb_coupled_streams;
+    unsigned char mapping[CT_OPUS_MS_MAX_CHANNELS];
+} ct_opus_channel_layout;
+
+/* src/opus_private.h MappingType */
+typedef enum ct_opus_mapping_type {
+    CT_OPUS_MAPPING_TYPE_NONE = 0,
+    CT_OPUS_MAPPING_TYPE_SURROUND = 1,
+    CT_OPUS_MAPPING_TYPE_AMBISONICS = 2,
+} ct_opus_mapping_type;
+
+/* src/opus_private.h struct OpusMSEncoder; the encoder states that follow
+ * it in libopus' allocation are the array streams (coupled streams
+ * first, as there). */
+typedef struct ct_opus_ms_encoder {
+    ct_opus_channel_layout layout;
+    const ct_opus_dsp *dsp;
+    int lfe_stream;
+    int application;
+    int variable_duration;
+    ct_opus_mapping_type mapping_type;
+    int32_t bitrate_bps;
+    ct_opus_codec streams[CT_OPUS_MS_MAX_STREAMS];
+} ct_opus_ms_encoder;
+
+/* opus_multistream_surround_encoder_init: mapping_family 0 with 1 or 2
+ * channels (anything else: CT_OPUS_UNIMPLEMENTED for now). Writes the
+ * layout to *streams, *coupled_streams and mapping[channels] (for the
+ * OpusHead). dsp must outlive st. Returns CT_OPUS_OK or a CT_OPUS_* error. */
+int ct_opus_ms_encoder_init(ct_opus_ms_encoder *st, int32_t Fs, int channels,
+                            int mapping_family, int *streams,
+                            int *coupled_streams, unsigned char *mapping,
+                            int application, const ct_opus_dsp *dsp);
+
+/* opus_multistream_encode_float (float build: lsb_depth 24): encodes
+ * frame_size_select(analysis_frame_size) samples of pcm (interleaved,
+ * layout.nb_channels), the analysis reading all analysis_frame_size of
+ * them; libopusenc passes its whole buffer. Returns the packet's length or
+ * a negative CT_OPUS_* code (CT_OPUS_ENOTCELT: a SILK or Hybrid frame). */
+int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
+                            int analysis_frame_size, unsigned char *data,
+                            int32_t max_data_bytes);
+
+/* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send.
+ * The per-stream ones go to every stream as there; each returns CT_OPUS_OK
+ * or the first stream's error. */
+/* OPUS_SET_BITRATE: CT_OPUS_AUTO, CT_OPUS_BITRATE_MAX or > 0 (clamped to
+ * 500 .. 300000 per channel); the streams get their share per frame */
+int ct_opus_ms_encoder_set_bitrate(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_vbr(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_vbr_constraint(ct_opus_ms_encoder *st,
+                                          int32_t value);
+int ct_opus_ms_encoder_set_complexity(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_packet_loss_perc(ct_opus_ms_encoder *st,
+                                            int32_t value);
+int ct_opus_ms_encoder_set_lsb_depth(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_signal(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_force_channels(ct_opus_ms_encoder *st,
+                                          int32_t value);
+int ct_opus_ms_encoder_set_max_bandwidth(ct_opus_ms_encoder *st,
+                                         int32_t value);
+int ct_opus_ms_encoder_set_bandwidth(ct_opus_ms_encoder *st, int32_t value);
+int ct_opus_ms_encoder_set_prediction_disabled(ct_opus_ms_encoder *st,
+                                               int32_t value);
+int ct_opus_ms_encoder_set_phase_inversion_disabled(ct_opus_ms_encoder *st,
+                                                    int32_t value);
+int ct_opus_ms_encoder_set_application(ct_opus_ms_encoder *st,
+                                       int32_t value);
+/* The multistream encoder's own (the streams keep CT_OPUS_FRAMESIZE_ARG
+ * and get the selected size), unchecked as in libopus */
+int ct_opus_ms_encoder_set_expert_frame_duration(ct_opus_ms_encoder *st,
+                                                 int32_t value);
+/* The first stream's values */
+int32_t ct_opus_ms_encoder_get_lookahead(const ct_opus_ms_encoder *st);
+int32_t ct_opus_ms_encoder_get_prediction_disabled(
+    const ct_opus_ms_encoder *st);
+int32_t ct_opus_ms_encoder_get_application(const ct_opus_ms_encoder *st);
+/* The sum over the streams */
+int32_t ct_opus_ms_encoder_get_bitrate(const ct_opus_ms_encoder *st);
+/* The xor over the streams */
+uint32_t ct_opus_ms_encoder_get_final_range(const ct_opus_ms_encoder *st);
+/* OPUS_MULTISTREAM_GET_ENCODER_STATE: NULL if out of range */
+ct_opus_codec *ct_opus_ms_encoder_get_encoder_state(ct_opus_ms_encoder *st,
+                                                    int stream_id);
+/* OPUS_RESET_STATE of every stream */
+void ct_opus_ms_encoder_reset_state(ct_opus_ms_encoder *st);
+
+#endif
