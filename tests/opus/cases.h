@@ -1,0 +1,74 @@
+/*
+ * The Opus oracle matrix, shared by the library's and the element's
+ * oracle tests: opusenc's flags per row, the WAVs the tests write, and
+ * what they need to run Debian's opusenc and read its output.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+#ifndef CT_TESTS_OPUS_CASES_H
+#define CT_TESTS_OPUS_CASES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctcore/opus.h"
+
+/* opusenc's flags for each row of the corpus matrix, in the order and
+ * spelling ct_opus_encoder_options writes them (so that ENCODER_OPTIONS
+ * match). */
+extern const char *const opus_corpus_flags[];
+extern const size_t opus_corpus_flags_count;
+
+/* A WAV the tests write: a name, a rate, channels, a format, a length. */
+typedef struct opus_synthetic {
+    const char *name;
+    int rate;
+    int channels;
+    ct_opus_format format;
+    long frames;
+    const char *flags; /* opusenc flags for it */
+} opus_synthetic;
+
+extern const opus_synthetic opus_synthetic_cases[];
+extern const size_t opus_synthetic_count;
+
+/* Writes the synthetic WAV to path; 0 on success. */
+int opus_write_synthetic(const opus_synthetic *c, const char *path);
+
+/* A WAV file's samples as they are (PCM 8/16/24/32 or float 32). */
+typedef struct opus_wav {
+    int rate, channels;
+    ct_opus_format format;
+    int sample_bytes;
+    long frames;
+    uint8_t *data;
+} opus_wav;
+
+/* 0 on success; a message on stderr otherwise. */
+int opus_read_wav(const char *path, opus_wav *wav);
+void opus_wav_free(opus_wav *wav);
+
+/* Fills settings from opusenc flags (--bitrate, --cvbr, --hard-cbr,
+ * --music, --speech, --comp, --framesize, --expect-loss, --max-delay) for
+ * the WAV, with the serial given and encoder_options = flags + " --serial
+ * N"; options must hold 256 bytes. 0 on success, -1 for a flag it does
+ * not know. */
+int opus_settings_from_flags(const char *flags, const opus_wav *wav, uint32_t serial,
+                             ct_opus_settings *settings, char *options);
+
+/* Runs /usr/bin/opusenc (or the OPUSENC environment variable) --quiet
+ * FLAGS --serial N in out; 0 on success. */
+int opus_run_opusenc(const char *flags, uint32_t serial, const char *in, const char *out);
+/* Whether an opusenc binary is there; the reason in why otherwise. */
+int opus_have_opusenc(char *why, size_t size);
+
+/* The audio packets' modes in an Ogg Opus file (from the TOC bytes). */
+typedef struct opus_census {
+    long celt, silk, hybrid;
+} opus_census;
+int opus_census_file(const char *path, opus_census *census);
+
+/* Reads a whole file; NULL on failure. */
+uint8_t *opus_read_file(const char *path, size_t *size);
+
+#endif
