@@ -17,8 +17,7 @@
 #include <stdint.h>
 
 #include "mlp.h"
-
-typedef struct ct_celt_mode ct_celt_mode;
+#include "mode.h"
 
 #define CT_OPUS_LEAK_BANDS 19
 
