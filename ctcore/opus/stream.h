@@ -64,10 +64,6 @@ int ct_opus_ope_set_header_gain(ct_ogg_opus_enc *enc, int32_t value);
 /* OPUS_SET_EXPERT_FRAME_DURATION through ope_encoder_ctl: sets the codec's
  * and the stream's frame size (value: OPUS_FRAMESIZE_2_5_MS = 5001 ..). */
 int ct_opus_ope_set_expert_frame_duration(ct_ogg_opus_enc *enc, int32_t value);
-/* opusenc (the CLI) sets frame_size_request itself, which
- * ope_encoder_create_* leaves unset: the last frame shrinks only above 20
- * ms. */
-void ct_opus_ope_set_frame_size_request(ct_ogg_opus_enc *enc, int value);
 void ct_opus_ope_set_packet_callback(ct_ogg_opus_enc *enc, ct_ope_packet_func func,
                                      void *user_data);
 
@@ -83,14 +79,18 @@ int ct_opus_ope_encoder_get_page(ct_ogg_opus_enc *enc, unsigned char **page, int
 /* ope_encoder_flush_header: writes the header pages now. */
 int ct_opus_ope_encoder_flush_header(ct_ogg_opus_enc *enc);
 
-/* After CT_OPE_INTERNAL_ERROR: the codec's negative return and the index
- * of the frame (0-based, 48 kHz frames of the current size) it refused. */
-int ct_opus_ope_encoder_last_codec_error(const ct_ogg_opus_enc *enc, int64_t *frame,
-                                         int64_t *granule);
+/* After CT_OPE_INTERNAL_ERROR from the codec: its negative return
+ * (CT_OPUS_ENOTCELT: a SILK or Hybrid frame), and the 48 kHz granule (pre-
+ * skip included) where the refused frame starts; 0 if the codec refused
+ * nothing. */
+int ct_opus_ope_encoder_last_codec_error(const ct_ogg_opus_enc *enc, int64_t *granule);
 /* OpusHead's pre-skip (OPUS_GET_LOOKAHEAD when the stream started). */
 int ct_opus_ope_encoder_preskip(const ct_ogg_opus_enc *enc);
-/* Input samples (at the input rate) the stream holds back: the buffered
- * 48 kHz samples not yet encoded, plus the resampler's latency. */
-int ct_opus_ope_encoder_pending(const ct_ogg_opus_enc *enc);
+/* The current frame size in 48 kHz samples. */
+int ct_opus_ope_encoder_frame_size(const ct_ogg_opus_enc *enc);
+/* The most input samples (at the input rate) the stream holds back before
+ * they are in a packet: a frame and the decision delay at 48 kHz, and the
+ * resampler's input latency. */
+int ct_opus_ope_encoder_max_delay(const ct_ogg_opus_enc *enc);
 
 #endif
