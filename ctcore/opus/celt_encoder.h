@@ -49,16 +49,16 @@
 #include <stdint.h>
 
 #include "analysis.h"
+#include "comb_filter.h"
 #include "dsp.h"
 #include "mode.h"
 #include "range_enc.h"
 
-/* The standard mode's sizes the state is built for. */
+/* The standard mode's sizes the state is built for (and
+ * CT_CELT_COMBFILTER_MAXPERIOD, comb_filter.h). */
 #define CT_CELT_MAX_CHANNELS 2
 #define CT_CELT_OVERLAP 120
 #define CT_CELT_NB_EBANDS 21
-#define CT_CELT_COMBFILTER_MAXPERIOD 1024
-#define CT_CELT_COMBFILTER_MINPERIOD 15
 
 /* OPUS_BITRATE_MAX: no rate limit (CBR at the packet's size). */
 #define CT_CELT_BITRATE_MAX (-1)
@@ -184,7 +184,7 @@ const ct_celt_mode *ct_celt_encoder_get_mode(const ct_celt_encoder *st);
 
 /* celt_encode_with_ec: encodes frame_size samples per channel (120, 240,
  * 480 or 960 at 48 kHz, divided by upsample) of interleaved pcm (full
- * scale 32768) into compressed[0..nbCompressedBytes) (enc == NULL: a
+ * scale +-1.0, CC = channels interleaved) into compressed[0..nbCompressedBytes) (enc == NULL: a
  * range coder of its own on compressed) or on enc, which the caller has
  * started and finishes. Returns the bytes used or a CT_CELT_* error. */
 int ct_celt_encode_with_ec(ct_celt_encoder *st, const float *pcm, int frame_size,
