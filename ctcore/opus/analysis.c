@@ -11,9 +11,8 @@
  * sees it).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
- * Ported from libopus 1.3.1 src/analysis.c and the downmix functions and
- * is_digital_silence of src/opus_encoder.c (BSD-3-Clause, Xiph.Org
- * Foundation and contributors).
+ * Ported from libopus 1.3.1 src/analysis.c and the downmix functions of
+ * src/opus_encoder.c (BSD-3-Clause, Xiph.Org Foundation and contributors).
  */
 #include "analysis.h"
 
@@ -25,6 +24,7 @@
 #include <xmmintrin.h>
 #endif
 
+#include "codec.h"
 #include "fft.h"
 #include "mathops.h"
 #include "mlp.h"
@@ -160,14 +160,6 @@ void ct_opus_downmix_int(const void *_x, float *y, int subframe, int offset,
                 y[j] += x[(j + offset) * C + c];
         }
     }
-}
-
-/* src/opus_encoder.c is_digital_silence, float build */
-static int is_digital_silence(const float *pcm, int frame_size, int channels,
-                              int lsb_depth)
-{
-    float sample_max = ct_celt_maxabs16(pcm, frame_size * channels);
-    return sample_max <= (float)1 / (1 << lsb_depth);
 }
 
 /* The float build of SILK's 2:1 down-sampler with a high-pass branch: the
@@ -519,8 +511,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     if (tonal->write_pos >= DETECT_SIZE)
         tonal->write_pos -= DETECT_SIZE;
 
-    is_silence = is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE, 1,
-                                    lsb_depth);
+    is_silence = ct_opus_is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE,
+                                            1, lsb_depth);
 
     for (i = 0; i < N2; i++) {
         float w = analysis_window[i];
