@@ -165,6 +165,12 @@ static int float_peak_scale(ct_wav_reader *wav, char *errbuf,
 int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                 size_t errbuf_size)
 {
+    return ct_wav_open_flags(wav, path, 0, errbuf, errbuf_size);
+}
+
+int ct_wav_open_flags(ct_wav_reader *wav, const char *path, int flags,
+                      char *errbuf, size_t errbuf_size)
+{
     uint8_t riff[12];
     int have_fmt = 0;
 
@@ -234,6 +240,15 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
             wav->sample_rate = (int)rate;
             wav->bits = (int)bits;
             wav->is_float = format == WAVE_FORMAT_IEEE_FLOAT;
+            /* opusenc's validbits */
+            wav->valid_bits = (int)bits;
+            if (le16(fmt) == WAVE_FORMAT_EXTENSIBLE && size >= 20) {
+                unsigned valid = le16(fmt + 18);
+                if (valid >= 1 && valid <= bits)
+                    wav->valid_bits = (int)valid;
+            }
+            if (wav->is_float)
+                wav->valid_bits = 24;
             have_fmt = 1;
         } else if (memcmp(header, "data", 4) == 0) {
             if (!have_fmt)
@@ -243,14 +258,21 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
              * placeholder size) actually holds. */
             long long left = bytes_left(wav->file);
             uint64_t data_size = size;
-            if (left >= 0 && (uint64_t)left < data_size)
+            unsigned const frame_bytes =
+                (unsigned)wav->channels * (unsigned)(wav->bits / 8);
+            if ((flags & CT_WAV_OPUSENC) &&
+                !(size > frame_bytes * 4u && size < (1u << 31) - 65536u))
+                /* opusenc reads on to the end of the file */
+                data_size = left >= 0 ? (uint64_t)left : UINT64_MAX;
+            else if (left >= 0 && (uint64_t)left < data_size)
                 data_size = (uint64_t)left;
             else if (left < 0 && size == 0xffffffffu)
                 data_size = UINT64_MAX; /* a stream of unknown length */
             wav->frames =
                 data_size / (uint64_t)(wav->channels * (wav->bits / 8));
             wav->frames_left = wav->frames;
-            if (wav->is_float && !wav->lame_reader)
+            if (wav->is_float && !wav->lame_reader &&
+                !(flags & CT_WAV_OPUSENC))
                 return float_peak_scale(wav, errbuf, errbuf_size);
             return 0;
         } else if (skip_chunk(wav->file, size) != 0) {
@@ -284,6 +306,12 @@ static long read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
     }
     wav->frames_left = got < frames ? 0 : wav->frames_left - got;
     return (long)got;
+}
+
+long ct_wav_read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
+                     size_t errbuf_size)
+{
+    return read_raw(wav, max_frames, errbuf, errbuf_size);
 }
 
 long ct_wav_read_s32(ct_wav_reader *wav, int32_t *pcm, size_t max_frames,

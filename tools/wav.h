@@ -29,6 +29,9 @@ typedef struct ct_wav_reader {
     uint64_t frames_left;
     uint8_t *bytes;           /* one read's raw samples */
     size_t bytes_cap;
+    int valid_bits;           /* opusenc's samplesize: the extensible
+                                 header's valid bits (else bits), 24 for
+                                 float */
 } ct_wav_reader;
 
 /*
@@ -38,6 +41,25 @@ typedef struct ct_wav_reader {
  */
 int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                 size_t errbuf_size);
+
+/* ct_wav_open_flags: read as opusenc (opus-tools 0.2 audio-in.c) reads:
+ * no peak pass for float files, and the data chunk's length taken only
+ * when it is plausible (more than 4 frames, less than 2^31 - 65536 bytes),
+ * else the samples run to the end of the file. */
+#define CT_WAV_OPUSENC 1
+
+/* ct_wav_open with flags (0: ct_wav_open itself). */
+int ct_wav_open_flags(ct_wav_reader *wav, const char *path, int flags,
+                      char *errbuf, size_t errbuf_size);
+
+/*
+ * Reads up to max_frames frames of raw interleaved samples, as they are in
+ * the file (little-endian, bits / 8 bytes each), into wav->bytes. Returns
+ * the number of frames read (0 at the end of the data), or -1 with a
+ * message in errbuf.
+ */
+long ct_wav_read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
+                     size_t errbuf_size);
 
 /*
  * Reads up to max_frames frames of interleaved samples as lame's reader
