@@ -53,7 +53,8 @@ static int16_t bitexact_cos(int16_t x)
     tmp = (4096 + ((int32_t)(x) * (x))) >> 13;
     x2 = (int16_t)tmp;
     x2 = (int16_t)((32767 - x2) +
-                   CT_FRAC_MUL16(x2, (-7651 + CT_FRAC_MUL16(x2, (8277 + CT_FRAC_MUL16(-626, x2))))));
+                   CT_FRAC_MUL16(x2, (-7651 + CT_FRAC_MUL16(x2, (8277 + CT_FRAC_MUL16(-626,
+                                                                                      x2))))));
     return (int16_t)(1 + x2);
 }
 
@@ -533,7 +534,9 @@ static void compute_theta(struct band_ctx *ctx, struct split_ctx *sctx,
     sctx->qalloc = qalloc;
 }
 
-static unsigned quant_band_n1(struct band_ctx *ctx, float *X, float *Y, int b,
+/* The reference's b parameter is dropped: its only use was an update
+   nothing reads. */
+static unsigned quant_band_n1(struct band_ctx *ctx, float *X, float *Y,
                               float *lowband_out)
 {
     int c;
@@ -551,7 +554,6 @@ static unsigned quant_band_n1(struct band_ctx *ctx, float *X, float *Y, int b,
             sign = x[0] < 0;
             ct_ec_enc_bits(ec, sign, 1);
             ctx->remaining_bits -= 1 << CT_BITRES;
-            b -= 1 << CT_BITRES;
         }
         if (ctx->resynth)
             x[0] = sign ? -CT_NORM_SCALING : CT_NORM_SCALING;
@@ -736,7 +738,7 @@ static unsigned quant_band(struct band_ctx *ctx, float *X, int N, int b, int B,
 
     /* Special case for one sample */
     if (N == 1) {
-        return quant_band_n1(ctx, X, NULL, b, lowband_out);
+        return quant_band_n1(ctx, X, NULL, lowband_out);
     }
 
     if (tf_change > 0)
@@ -844,7 +846,7 @@ static unsigned quant_band_stereo(struct band_ctx *ctx, float *X, float *Y,
 
     /* Special case for one sample */
     if (N == 1) {
-        return quant_band_n1(ctx, X, Y, b, lowband_out);
+        return quant_band_n1(ctx, X, Y, lowband_out);
     }
 
     orig_fill = fill;
