@@ -54,6 +54,7 @@ static inline int32_t float2int(float x)
 }
 
 /* the DCT-II basis of 16 bands (8 coefficients) */
+/* clang-format off */
 static const float dct_table[128] = {
     0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f,
     0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f, 0.250000f,
@@ -109,13 +110,16 @@ static const float analysis_window[240] = {
 static const int tbands[NB_TBANDS + 1] = {
     4, 8, 12, 16, 20, 24, 28, 32, 40, 48, 56, 64, 80, 96, 112, 136, 160, 192, 240
 };
+/* clang-format on */
 
 #define NB_TONAL_SKIP_BANDS 9
 
+/* clang-format off */
 static const float std_feature_bias[9] = {
     5.684947f, 3.475288f, 1.770634f, 1.599784f, 3.773215f,
     2.163313f, 1.260756f, 1.116868f, 1.918795f
 };
+/* clang-format on */
 
 #define LEAKAGE_OFFSET 2.5f
 #define LEAKAGE_SLOPE  2.f
@@ -165,12 +169,9 @@ void ct_opus_downmix_int(const void *_x, float *y, int subframe, int offset,
 /* The float build of SILK's 2:1 down-sampler with a high-pass branch: the
  * output is half the sum of the two all-pass sections, and the return value
  * the energy of the high band (their difference) */
-static float silk_resampler_down2_hp(
-    float *S,        /* I/O  State vector [ 2 ]                     */
-    float *out,      /* O    Output signal [ floor(len/2) ]         */
-    const float *in, /* I    Input signal [ len ]                   */
-    int inLen        /* I    Number of input samples                */
-)
+/* S: the state [3]; out: inLen / 2 samples */
+static float silk_resampler_down2_hp(float *S, float *out, const float *in,
+                                     int inLen)
 {
     int k, len2 = inLen / 2;
     float in32, out32, out32_hp, Y, X;
@@ -511,8 +512,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     if (tonal->write_pos >= DETECT_SIZE)
         tonal->write_pos -= DETECT_SIZE;
 
-    is_silence = ct_opus_is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE,
-                                            1, lsb_depth);
+    is_silence = ct_opus_is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE, 1,
+                                            lsb_depth);
 
     for (i = 0; i < N2; i++) {
         float w = analysis_window[i];
@@ -583,8 +584,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
         d2A[i] = mod2;
     }
     for (i = 2; i < N2 - 1; i++) {
-        float tt = CT_MIN32(tonality2[i], CT_MAX32(tonality2[i - 1],
-                                                   tonality2[i + 1]));
+        float tt = CT_MIN32(tonality2[i],
+                            CT_MAX32(tonality2[i - 1], tonality2[i + 1]));
         tonality[i] = .9f * CT_MAX32(tonality[i], tt - .1f);
     }
     frame_tonality = 0;
@@ -671,8 +672,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
         stationarity *= stationarity;
         stationarity *= stationarity;
         frame_stationarity += stationarity;
-        band_tonality[b] = CT_MAX16(tE / (1e-15f + E),
-                                    stationarity * tonal->prev_band_tonality[b]);
+        band_tonality[b] = CT_MAX16(
+            tE / (1e-15f + E), stationarity * tonal->prev_band_tonality[b]);
         frame_tonality += band_tonality[b];
         if (b >= NB_TBANDS - NB_TONAL_SKIP_BANDS)
             frame_tonality -=
@@ -688,17 +689,16 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     leakage_to[0] = band_log2[0] - LEAKAGE_OFFSET;
     for (b = 1; b < NB_TBANDS + 1; b++) {
         float leak_slope = LEAKAGE_SLOPE * (tbands[b] - tbands[b - 1]) / 4;
-        leakage_from[b] = CT_MIN16(leakage_from[b - 1] + leak_slope,
-                                   band_log2[b]);
+        leakage_from[b] =
+            CT_MIN16(leakage_from[b - 1] + leak_slope, band_log2[b]);
         leakage_to[b] = CT_MAX16(leakage_to[b - 1] - leak_slope,
                                  band_log2[b] - LEAKAGE_OFFSET);
     }
     for (b = NB_TBANDS - 2; b >= 0; b--) {
         float leak_slope = LEAKAGE_SLOPE * (tbands[b + 1] - tbands[b]) / 4;
-        leakage_from[b] = CT_MIN16(leakage_from[b + 1] + leak_slope,
-                                   leakage_from[b]);
-        leakage_to[b] = CT_MAX16(leakage_to[b + 1] - leak_slope,
-                                 leakage_to[b]);
+        leakage_from[b] =
+            CT_MIN16(leakage_from[b + 1] + leak_slope, leakage_from[b]);
+        leakage_to[b] = CT_MAX16(leakage_to[b + 1] - leak_slope, leakage_to[b]);
     }
     for (b = 0; b < NB_TBANDS + 1; b++) {
         /* leak_boost[] is made up of two terms. The first, based on
@@ -707,9 +707,9 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
          * neighbouring bands. The second, based on leakage_from[], applies
          * to a loud band b for which the quantization noise causes synthesis
          * leakage to the weaker neighbouring bands. */
-        float boost = CT_MAX16(0, leakage_to[b] - band_log2[b]) +
-                      CT_MAX16(0, band_log2[b] -
-                                      (leakage_from[b] + LEAKAGE_OFFSET));
+        float boost =
+            CT_MAX16(0, leakage_to[b] - band_log2[b]) +
+            CT_MAX16(0, band_log2[b] - (leakage_from[b] + LEAKAGE_OFFSET));
         info->leak_boost[b] = CT_IMIN(255, (int)floor(.5 + 64.f * boost));
     }
     for (; b < LEAK_BANDS; b++)
@@ -868,8 +868,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
 
     if (tonal->count > 5) {
         for (i = 0; i < 9; i++)
-            tonal->std[i] = (1 - alpha) * tonal->std[i] +
-                            alpha * features[i] * features[i];
+            tonal->std[i] =
+                (1 - alpha) * tonal->std[i] + alpha * features[i] * features[i];
     }
     for (i = 0; i < 4; i++)
         features[i] = BFCC[i] - midE[i];

@@ -27,7 +27,7 @@
 #define CT_OPUS_ANALYSIS_BUF_SIZE 720
 /* At that point we can stop counting frames because it no longer matters. */
 #define CT_OPUS_ANALYSIS_COUNT_MAX 10000
-#define CT_OPUS_DETECT_SIZE 100
+#define CT_OPUS_DETECT_SIZE        100
 
 typedef struct ct_analysis_info {
     int valid;

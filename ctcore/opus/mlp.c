@@ -13,6 +13,7 @@
 #include <math.h>
 
 /* tanh(0.04 i), i = 0..200 */
+/* clang-format off */
 static const float tansig_table[201] = {
 0.000000f, 0.039979f, 0.079830f, 0.119427f, 0.158649f,
 0.197375f, 0.235496f, 0.272905f, 0.309507f, 0.345214f,
@@ -56,6 +57,7 @@ static const float tansig_table[201] = {
 1.000000f, 1.000000f, 1.000000f, 1.000000f, 1.000000f,
 1.000000f,
 };
+/* clang-format on */
 
 static inline float tansig_approx(float x)
 {

@@ -10,6 +10,7 @@
 
 #include "mlp.h"
 
+/* clang-format off */
 static const int8_t layer0_weights[800] = {
     -30, -9, 2, -12, 5, -1, 8, 9,
     9, 8, -13, 18, -17, -34, -5, 17,
@@ -673,3 +674,4 @@ const ct_mlp_dense_layer ct_opus_layer2 = {
     layer2_weights,
     24, 2, 1
 };
+/* clang-format on */
