@@ -13,6 +13,14 @@
  */
 #include "ctcore/opus.h"
 
+/* The public signal types, named before codec.h's CT_OPUS_SIGNAL_MUSIC and
+ * _VOICE macros (libopus' OPUS_SIGNAL_* values) hide the enum's names. */
+enum {
+    PUBLIC_SIGNAL_AUTO = CT_OPUS_SIGNAL_AUTO,
+    PUBLIC_SIGNAL_MUSIC = CT_OPUS_SIGNAL_MUSIC,
+    PUBLIC_SIGNAL_VOICE = CT_OPUS_SIGNAL_VOICE,
+};
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,9 +171,9 @@ size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial, char 
         append(buf, size, &len, "%s--cvbr", SEP);
     else if (s->bitrate_type == CT_OPUS_CBR)
         append(buf, size, &len, "%s--hard-cbr", SEP);
-    if (s->signal == CT_OPUS_SIGNAL_MUSIC)
+    if ((int)s->signal == PUBLIC_SIGNAL_MUSIC)
         append(buf, size, &len, "%s--music", SEP);
-    else if (s->signal == CT_OPUS_SIGNAL_VOICE)
+    else if ((int)s->signal == PUBLIC_SIGNAL_VOICE)
         append(buf, size, &len, "%s--speech", SEP);
     if (s->complexity != 10)
         append(buf, size, &len, "%s--comp %d", SEP, s->complexity);
@@ -207,7 +215,7 @@ static int check_settings(const ct_opus_settings *s, char *errbuf, size_t errbuf
                              "frame size %d is not one of 120, 240, 480, 960, 1920, 2880 "
                              "samples (2.5 .. 60 ms)",
                              s->frame_size);
-    if (s->signal < CT_OPUS_SIGNAL_AUTO || s->signal > CT_OPUS_SIGNAL_VOICE)
+    if ((int)s->signal < PUBLIC_SIGNAL_AUTO || (int)s->signal > PUBLIC_SIGNAL_VOICE)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid signal type %d",
                              (int)s->signal);
     if (s->packet_loss_percentage < 0 || s->packet_loss_percentage > 100)
@@ -445,9 +453,9 @@ static int setup(ct_opus_encoder *enc)
             ct_opus_ms_encoder_set_vbr_constraint(ms, s->bitrate_type == CT_OPUS_CVBR));
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_signal(
-            ms, s->signal == CT_OPUS_SIGNAL_MUSIC   ? CT_OPUS_SIGNAL_MUSIC
-                : s->signal == CT_OPUS_SIGNAL_VOICE ? CT_OPUS_SIGNAL_VOICE
-                                                    : CT_OPUS_AUTO));
+            ms, (int)s->signal == PUBLIC_SIGNAL_MUSIC   ? CT_OPUS_SIGNAL_MUSIC
+                : (int)s->signal == PUBLIC_SIGNAL_VOICE ? CT_OPUS_SIGNAL_VOICE
+                                                        : CT_OPUS_AUTO));
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_complexity(ms, s->complexity));
     if (ret == CT_OPE_OK)
