@@ -194,6 +194,24 @@ const ct_celt_mode *ct_celt_encoder_get_mode(const ct_celt_encoder *st)
     return st->mode;
 }
 
+/* celt/celt.h toOpusTable, toOpus: the TOC byte of a standard-mode CELT
+   frame (custom modes' signalling). */
+static const unsigned char toOpusTable[20] = {
+    0xE0, 0xE8, 0xF0, 0xF8, 0xC0, 0xC8, 0xD0, 0xD8, 0xA0, 0xA8,
+    0xB0, 0xB8, 0x00, 0x00, 0x00, 0x00, 0x80, 0x88, 0x90, 0x98,
+};
+
+static int toOpus(unsigned char c)
+{
+    int ret = 0;
+    if (c < 0xA0)
+        ret = toOpusTable[c >> 3];
+    if (ret == 0)
+        return -1;
+    else
+        return ret | (c & 0x7);
+}
+
 static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM, int tf_select,
                       ct_ec_enc *enc)
 {
@@ -346,6 +364,24 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
         nbFilledBytes = (tell + 4) >> 3;
     }
 
+    /* Debian's build has custom modes: with signalling on, a frame coded on
+       a range coder of its own starts with its TOC byte. */
+    if (st->signalling && enc == NULL) {
+        int tmp = (mode->effEBands - end) >> 1;
+        int c0;
+        end = st->end = CT_IMAX(1, mode->effEBands - tmp);
+        compressed[0] = tmp << 5;
+        compressed[0] |= LM << 3;
+        compressed[0] |= (C == 2) << 2;
+        /* Convert "standard mode" to Opus header */
+        c0 = toOpus(compressed[0]);
+        if (c0 < 0)
+            return CT_CELT_BAD_ARG;
+        compressed[0] = c0;
+        compressed++;
+        nbCompressedBytes--;
+    }
+
     /* ---- front end: rate set-up ---- */
 
     /* Can't produce more than 1275 output bytes */
@@ -355,7 +391,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     if (st->vbr && st->bitrate != CT_CELT_BITRATE_MAX) {
         int32_t den = mode->Fs >> CT_BITRES;
         vbr_rate = (st->bitrate * frame_size + (den >> 1)) / den;
-        /* Debian's build has custom modes, where signalling costs a byte */
+        /* the TOC byte of signalling (custom modes) */
         if (st->signalling)
             vbr_rate -= 8 << CT_BITRES;
         effectiveBytes = vbr_rate >> (3 + CT_BITRES);
@@ -920,6 +956,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     /* If there's any room left (can only happen for very high rates),
        it's already filled with zeros */
     ct_ec_enc_done(enc);
+
+    if (st->signalling)
+        nbCompressedBytes++;
 
     if (ct_ec_get_error(enc))
         return CT_CELT_INTERNAL_ERROR;

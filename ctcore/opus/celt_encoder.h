@@ -167,9 +167,10 @@ int ct_celt_encoder_set_bitrate(ct_celt_encoder *st, int32_t value);
 int ct_celt_encoder_set_channels(ct_celt_encoder *st, int32_t value); /* stream_channels 1..2 */
 int ct_celt_encoder_set_lsb_depth(ct_celt_encoder *st, int32_t value); /* 8..24 */
 int ct_celt_encoder_set_phase_inversion_disabled(ct_celt_encoder *st, int32_t value); /* 0..1 */
-/* 0 for every use by opus_encoder.c (the default is 1). Non-zero takes a
- * byte for a TOC off the CBR size and 8 bits off the VBR rate, as in
- * Debian's build (custom modes), but writes no TOC byte. */
+/* 0 for every use by opus_encoder.c (the default is 1). Non-zero: as in
+ * Debian's build (custom modes), a frame with enc == NULL starts with its
+ * TOC byte (and end is rounded to what the TOC can say), the CBR size and
+ * the VBR rate leave room for it, and the returned size counts it. */
 void ct_celt_encoder_set_signalling(ct_celt_encoder *st, int32_t value);
 /* Copied; NULL is ignored, as the reference. */
 void ct_celt_encoder_set_analysis(ct_celt_encoder *st, const ct_analysis_info *info);
