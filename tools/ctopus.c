@@ -25,29 +25,30 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: ctopus [flags] INPUT.wav OUTPUT.opus\n"
-          "Encodes a WAV file (8, 16 or 24-bit PCM or 32-bit float, 1 or 2\n"
-          "channels, 100 Hz .. 768 kHz) like opusenc (opus-tools 0.2) does.\n"
-          "\"-\" is stdin or stdout.\n"
-          "  --bitrate n.nnn  target bitrate in kbit/s (6-256/channel)\n"
-          "  --vbr            variable bitrate (default)\n"
-          "  --cvbr           constrained variable bitrate\n"
-          "  --hard-cbr       hard constant bitrate\n"
-          "  --music, --speech  the signal type (default: detected)\n"
-          "  --comp n         complexity 0 (fastest) .. 10 (default)\n"
-          "  --framesize n    2.5, 5, 10, 20 (default), 40 or 60 ms\n"
-          "  --expect-loss n  expected packet loss in percent (default 0)\n"
-          "  --max-delay n    the longest span of a page in ms (default 1000)\n"
-          "  --serial n       the Ogg serial number (default: random)\n"
-          "  --padding n      bytes of padding after the comments (default 512)\n"
-          "  --title, --artist, --album, --tracknumber, --date, --genre s\n"
-          "                   the comments of the same names\n"
-          "  --comment tag=val  a comment\n"
-          "  --threads N      encode on N threads (0: one per online CPU)\n"
-          "  --sequential     on the calling thread (--threads 1)\n"
-          "  --quiet          print nothing but errors\n"
-          "  --version        print ctopus' version\n",
-          f);
+    fputs(
+        "usage: ctopus [flags] INPUT.wav OUTPUT.opus\n"
+        "Encodes a WAV file (8, 16 or 24-bit PCM or 32-bit float, 1 or 2\n"
+        "channels, 100 Hz .. 768 kHz) like opusenc (opus-tools 0.2) does.\n"
+        "\"-\" is stdin or stdout.\n"
+        "  --bitrate n.nnn  target bitrate in kbit/s (6-256/channel)\n"
+        "  --vbr            variable bitrate (default)\n"
+        "  --cvbr           constrained variable bitrate\n"
+        "  --hard-cbr       hard constant bitrate\n"
+        "  --music, --speech  the signal type (default: detected)\n"
+        "  --comp n         complexity 0 (fastest) .. 10 (default)\n"
+        "  --framesize n    2.5, 5, 10, 20 (default), 40 or 60 ms\n"
+        "  --expect-loss n  expected packet loss in percent (default 0)\n"
+        "  --max-delay n    the longest span of a page in ms (default 1000)\n"
+        "  --serial n       the Ogg serial number (default: random)\n"
+        "  --padding n      bytes of padding after the comments (default 512)\n"
+        "  --title, --artist, --album, --tracknumber, --date, --genre s\n"
+        "                   the comments of the same names\n"
+        "  --comment tag=val  a comment\n"
+        "  --threads N      encode on N threads (0: one per online CPU)\n"
+        "  --sequential     on the calling thread (--threads 1)\n"
+        "  --quiet          print nothing but errors\n"
+        "  --version        print ctopus' version\n",
+        f);
 }
 
 /* What ctopus reads from its command line. */
@@ -79,16 +80,16 @@ static void save_cmd(ctopus_flags *f, const char *name, const char *value)
     int ret;
     if (f->options_len >= size)
         return;
-    ret = snprintf(&f->options[f->options_len], (size_t)(size - f->options_len), "%s--%s",
-                   f->options_len == 0 ? "" : " ", name);
+    ret = snprintf(&f->options[f->options_len], (size_t)(size - f->options_len),
+                   "%s--%s", f->options_len == 0 ? "" : " ", name);
     if (ret < 0 || ret >= size - f->options_len) {
         f->options_len = size;
         return;
     }
     f->options_len += ret;
     if (value) {
-        ret = snprintf(&f->options[f->options_len], (size_t)(size - f->options_len), " %s",
-                       value);
+        ret = snprintf(&f->options[f->options_len],
+                       (size_t)(size - f->options_len), " %s", value);
         if (ret < 0 || ret >= size - f->options_len)
             f->options_len = size;
         else
@@ -96,8 +97,8 @@ static void save_cmd(ctopus_flags *f, const char *name, const char *value)
     }
 }
 
-static int add_comment(ctopus_flags *f, const char *tag, const char *value, char *errbuf,
-                       size_t errbuf_size)
+static int add_comment(ctopus_flags *f, const char *tag, const char *value,
+                       char *errbuf, size_t errbuf_size)
 {
     size_t n = (tag ? strlen(tag) + 1 : 0) + strlen(value) + 1;
     char *c;
@@ -128,17 +129,19 @@ typedef struct opus_flag {
 } opus_flag;
 
 static const opus_flag opus_flags[] = {
-    {"bitrate", 1, 1},     {"vbr", 0, 1},         {"cvbr", 0, 1},       {"hard-cbr", 0, 1},
-    {"music", 0, 1},       {"speech", 0, 1},      {"comp", 1, 1},       {"complexity", 1, 1},
-    {"framesize", 1, 1},   {"expect-loss", 1, 1}, {"max-delay", 1, 1},  {"serial", 1, 1},
-    {"padding", 1, 1},     {"comment", 1, 0},     {"artist", 1, 0},     {"title", 1, 0},
-    {"album", 1, 0},       {"tracknumber", 1, 0}, {"date", 1, 0},       {"genre", 1, 0},
+    {"bitrate", 1, 1},     {"vbr", 0, 1},        {"cvbr", 0, 1},
+    {"hard-cbr", 0, 1},    {"music", 0, 1},      {"speech", 0, 1},
+    {"comp", 1, 1},        {"complexity", 1, 1}, {"framesize", 1, 1},
+    {"expect-loss", 1, 1}, {"max-delay", 1, 1},  {"serial", 1, 1},
+    {"padding", 1, 1},     {"comment", 1, 0},    {"artist", 1, 0},
+    {"title", 1, 0},       {"album", 1, 0},      {"tracknumber", 1, 0},
+    {"date", 1, 0},        {"genre", 1, 0},
 };
 
 /* One of opusenc's flags (as "--name value" or "--name=value"), parsed as
  * opusenc parses it (atoi, atof). */
-static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *errbuf,
-                           size_t errbuf_size)
+static int parse_opus_flag(void *flags, int argc, char **argv, int *i,
+                           char *errbuf, size_t errbuf_size)
 {
     ctopus_flags *f = flags;
     const char *arg = argv[*i];
@@ -164,11 +167,13 @@ static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *err
             value = argv[*i + 1];
             (*i)++;
         } else {
-            snprintf(errbuf, errbuf_size, "option '--%s' requires an argument", flag->name);
+            snprintf(errbuf, errbuf_size, "option '--%s' requires an argument",
+                     flag->name);
             return -1;
         }
     } else if (eq) {
-        snprintf(errbuf, errbuf_size, "option '--%s' doesn't allow an argument", flag->name);
+        snprintf(errbuf, errbuf_size, "option '--%s' doesn't allow an argument",
+                 flag->name);
         return -1;
     }
     (*i)++;
@@ -190,15 +195,18 @@ static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *err
     } else if (strcmp(name, "expect-loss") == 0) {
         f->expect_loss = atoi(value);
         if (f->expect_loss > 100 || f->expect_loss < 0) {
-            snprintf(errbuf, errbuf_size,
-                     "Invalid expect-loss: %s (a percentage in the range 0 to 100)", value);
+            snprintf(
+                errbuf, errbuf_size,
+                "Invalid expect-loss: %s (a percentage in the range 0 to 100)",
+                value);
             return -1;
         }
     } else if (strcmp(name, "comp") == 0 || strcmp(name, "complexity") == 0) {
         f->complexity = atoi(value);
         if (f->complexity > 10 || f->complexity < 0) {
             snprintf(errbuf, errbuf_size,
-                     "Invalid complexity: %s (must be in the range 0 to 10)", value);
+                     "Invalid complexity: %s (must be in the range 0 to 10)",
+                     value);
             return -1;
         }
     } else if (strcmp(name, "framesize") == 0) {
@@ -209,15 +217,19 @@ static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *err
             ;
         if (k == 6) {
             snprintf(errbuf, errbuf_size,
-                     "Invalid framesize: %s (milliseconds: 2.5, 5, 10, 20, 40, or 60)", value);
+                     "Invalid framesize: %s (milliseconds: 2.5, 5, 10, 20, 40, "
+                     "or 60)",
+                     value);
             return -1;
         }
         f->frame_size = samples[k];
     } else if (strcmp(name, "max-delay") == 0) {
         double val = atof(value);
         if (val < 0. || val > 1000.) {
-            snprintf(errbuf, errbuf_size,
-                     "Invalid max-delay: %s (milliseconds in the range 0 to 1000)", value);
+            snprintf(
+                errbuf, errbuf_size,
+                "Invalid max-delay: %s (milliseconds in the range 0 to 1000)",
+                value);
             return -1;
         }
         f->max_delay_48k = (int)floor(val * 48.);
@@ -228,8 +240,10 @@ static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *err
         f->padding = atoi(value);
     } else if (strcmp(name, "comment") == 0) {
         if (!strchr(value, '=')) {
-            snprintf(errbuf, errbuf_size,
-                     "Invalid comment: %s (comments must be of the form name=value)", value);
+            snprintf(
+                errbuf, errbuf_size,
+                "Invalid comment: %s (comments must be of the form name=value)",
+                value);
             return -1;
         }
         if (add_comment(f, NULL, value, errbuf, errbuf_size) < 0)
@@ -244,7 +258,8 @@ static int parse_opus_flag(void *flags, int argc, char **argv, int *i, char *err
     return 1;
 }
 
-static int parse_tool_flag(void *tool_flags, const char *arg, int argc, char **argv, int *i)
+static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
+                           char **argv, int *i)
 {
     ctopus_flags *f = tool_flags;
     if (strcmp(arg, "--sequential") == 0) {
@@ -265,10 +280,12 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc, char **a
     return 1;
 }
 
-static const ct_cli ctopus_cli = {"ctopus", usage, parse_opus_flag, parse_tool_flag};
+static const ct_cli ctopus_cli = {"ctopus", usage, parse_opus_flag,
+                                  parse_tool_flag};
 
 /* Writes every page the encoder has ready. */
-static int write_pages(ct_opus_encoder *encoder, FILE *out, const char *out_path)
+static int write_pages(ct_opus_encoder *encoder, FILE *out,
+                       const char *out_path)
 {
     ct_opus_packet page;
     int r;
@@ -279,7 +296,8 @@ static int write_pages(ct_opus_encoder *encoder, FILE *out, const char *out_path
         }
     }
     if (r != CT_EAGAIN && r != CT_EOF) {
-        fprintf(stderr, "ctopus: encoding failed: %s\n", ct_opus_encoder_error(encoder));
+        fprintf(stderr, "ctopus: encoding failed: %s\n",
+                ct_opus_encoder_error(encoder));
         return -1;
     }
     return 0;
@@ -322,7 +340,8 @@ int main(int argc, char **argv)
 
     const char *in_path = tool.args.input, *out_path = tool.args.output;
     ct_wav_reader wav;
-    if (ct_wav_open_flags(&wav, in_path, CT_WAV_OPUSENC, err, sizeof(err)) < 0) {
+    if (ct_wav_open_flags(&wav, in_path, CT_WAV_OPUSENC, err, sizeof(err)) <
+        0) {
         fprintf(stderr, "ctopus: %s\n", err);
         goto free_comments;
     }
@@ -338,8 +357,11 @@ int main(int argc, char **argv)
         if (bitrate > 1024000 * wav.channels || bitrate < 500) {
             fprintf(stderr,
                     "ctopus: bitrate %d bits/sec is insane\n%s"
-                    "--bitrate values from 6 to 256 kbit/s per channel are meaningful.\n",
-                    bitrate, bitrate >= 1000000 ? "Did you mistake bits for kilobits?\n" : "");
+                    "--bitrate values from 6 to 256 kbit/s per channel are "
+                    "meaningful.\n",
+                    bitrate,
+                    bitrate >= 1000000 ? "Did you mistake bits for kilobits?\n"
+                                       : "");
             ct_wav_close(&wav);
             goto free_comments;
         }
@@ -351,7 +373,8 @@ int main(int argc, char **argv)
     settings.frame_size = tool.frame_size;
     settings.packet_loss_percentage = tool.expect_loss;
     if (tool.max_delay_48k % 48 != 0) {
-        fprintf(stderr, "ctopus: --max-delay in fractions of a millisecond is not supported\n");
+        fprintf(stderr, "ctopus: --max-delay in fractions of a millisecond is "
+                        "not supported\n");
         ct_wav_close(&wav);
         goto free_comments;
     }
@@ -363,7 +386,9 @@ int main(int argc, char **argv)
     }
     settings.serial = (uint32_t)tool.serial;
     /* opusenc: IMAX(8, IMIN(24, samplesize)) */
-    settings.lsb_depth = wav.valid_bits < 8 ? 8 : wav.valid_bits > 24 ? 24 : wav.valid_bits;
+    settings.lsb_depth = wav.valid_bits < 8    ? 8
+                         : wav.valid_bits > 24 ? 24
+                                               : wav.valid_bits;
     settings.comment_padding = tool.padding;
     settings.comments = tool.comments;
     settings.num_comments = tool.num_comments;
@@ -380,7 +405,8 @@ int main(int argc, char **argv)
     if (tool.threads != 1) {
         pool = ct_pool_new(tool.threads);
         if (!pool) {
-            fprintf(stderr, "ctopus: out of memory for %d threads\n", tool.threads);
+            fprintf(stderr, "ctopus: out of memory for %d threads\n",
+                    tool.threads);
             goto done;
         }
     }
@@ -396,7 +422,8 @@ int main(int argc, char **argv)
         goto done;
     }
     if (!tool.args.quiet)
-        fprintf(stderr, "ctopus: %d Hz, %d channel%s, %g kbit/s%s, pre-skip %d\n",
+        fprintf(stderr,
+                "ctopus: %d Hz, %d channel%s, %g kbit/s%s, pre-skip %d\n",
                 wav.sample_rate, wav.channels, wav.channels > 1 ? "s" : "",
                 ct_opus_encoder_bitrate(encoder) / 1000.,
                 settings.bitrate_type == CT_OPUS_CBR    ? " CBR"
@@ -413,7 +440,8 @@ int main(int argc, char **argv)
             break;
         r = ct_opus_send_samples(encoder, wav.bytes, format, (size_t)frames);
         if (r < 0) {
-            fprintf(stderr, "ctopus: encoding failed: %s\n", ct_opus_encoder_error(encoder));
+            fprintf(stderr, "ctopus: encoding failed: %s\n",
+                    ct_opus_encoder_error(encoder));
             goto done;
         }
         if (write_pages(encoder, out, out_path) < 0)
@@ -421,7 +449,8 @@ int main(int argc, char **argv)
     }
     r = ct_opus_drain(encoder);
     if (r < 0) {
-        fprintf(stderr, "ctopus: encoding failed: %s\n", ct_opus_encoder_error(encoder));
+        fprintf(stderr, "ctopus: encoding failed: %s\n",
+                ct_opus_encoder_error(encoder));
         goto done;
     }
     if (write_pages(encoder, out, out_path) < 0)

@@ -271,8 +271,7 @@ int ct_wav_open_flags(ct_wav_reader *wav, const char *path, int flags,
             wav->frames =
                 data_size / (uint64_t)(wav->channels * (wav->bits / 8));
             wav->frames_left = wav->frames;
-            if (wav->is_float && !wav->lame_reader &&
-                !(flags & CT_WAV_OPUSENC))
+            if (wav->is_float && !wav->lame_reader && !(flags & CT_WAV_OPUSENC))
                 return float_peak_scale(wav, errbuf, errbuf_size);
             return 0;
         } else if (skip_chunk(wav->file, size) != 0) {

@@ -159,7 +159,8 @@ static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
     *len += (size_t)n;
 }
 
-size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial, char *buf, size_t size)
+size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial,
+                               char *buf, size_t size)
 {
     size_t len = 0;
     if (buf && size > 0)
@@ -178,9 +179,11 @@ size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial, char 
     if (s->complexity != 10)
         append(buf, size, &len, "%s--comp %d", SEP, s->complexity);
     if (s->frame_size != 960)
-        append(buf, size, &len, "%s--framesize %s", SEP, frame_ms(s->frame_size));
+        append(buf, size, &len, "%s--framesize %s", SEP,
+               frame_ms(s->frame_size));
     if (s->packet_loss_percentage != 0)
-        append(buf, size, &len, "%s--expect-loss %d", SEP, s->packet_loss_percentage);
+        append(buf, size, &len, "%s--expect-loss %d", SEP,
+               s->packet_loss_percentage);
     if (s->max_delay_ms != 1000)
         append(buf, size, &len, "%s--max-delay %d", SEP, s->max_delay_ms);
     if (with_serial)
@@ -189,64 +192,76 @@ size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial, char 
     return len;
 }
 
-static int check_settings(const ct_opus_settings *s, char *errbuf, size_t errbuf_size)
+static int check_settings(const ct_opus_settings *s, char *errbuf,
+                          size_t errbuf_size)
 {
     int i;
     if (s->sample_rate < 100 || s->sample_rate > 768000)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "sample rate %d Hz is not supported (100 .. 768000 Hz, as opusenc)",
-                             s->sample_rate);
+        return ct_errbuf_set(
+            errbuf, errbuf_size, CT_EINVAL,
+            "sample rate %d Hz is not supported (100 .. 768000 Hz, as opusenc)",
+            s->sample_rate);
     if (s->channels < 1 || s->channels > 2)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "%d channels are not supported (1 or 2)", s->channels);
-    if (s->bitrate != 0 && (s->bitrate < 500 || s->bitrate > 1024000 * s->channels))
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "bitrate %d bits/sec is insane (opusenc takes 500 .. %d; 6 to 256 "
-                             "kbit/s per channel are meaningful)",
-                             s->bitrate, 1024000 * s->channels);
+                             "%d channels are not supported (1 or 2)",
+                             s->channels);
+    if (s->bitrate != 0 &&
+        (s->bitrate < 500 || s->bitrate > 1024000 * s->channels))
+        return ct_errbuf_set(
+            errbuf, errbuf_size, CT_EINVAL,
+            "bitrate %d bits/sec is insane (opusenc takes 500 .. %d; 6 to 256 "
+            "kbit/s per channel are meaningful)",
+            s->bitrate, 1024000 * s->channels);
     if (s->bitrate_type < CT_OPUS_VBR || s->bitrate_type > CT_OPUS_CBR)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid bitrate type %d",
-                             (int)s->bitrate_type);
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "invalid bitrate type %d", (int)s->bitrate_type);
     if (s->complexity < 0 || s->complexity > 10)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "complexity %d is out of range (0 .. 10)", s->complexity);
+                             "complexity %d is out of range (0 .. 10)",
+                             s->complexity);
     if (!frame_param(s->frame_size))
+        return ct_errbuf_set(
+            errbuf, errbuf_size, CT_EINVAL,
+            "frame size %d is not one of 120, 240, 480, 960, 1920, 2880 "
+            "samples (2.5 .. 60 ms)",
+            s->frame_size);
+    if ((int)s->signal < PUBLIC_SIGNAL_AUTO ||
+        (int)s->signal > PUBLIC_SIGNAL_VOICE)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "frame size %d is not one of 120, 240, 480, 960, 1920, 2880 "
-                             "samples (2.5 .. 60 ms)",
-                             s->frame_size);
-    if ((int)s->signal < PUBLIC_SIGNAL_AUTO || (int)s->signal > PUBLIC_SIGNAL_VOICE)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid signal type %d",
-                             (int)s->signal);
+                             "invalid signal type %d", (int)s->signal);
     if (s->packet_loss_percentage < 0 || s->packet_loss_percentage > 100)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "expected loss %d%% is out of range (0 .. 100)",
                              s->packet_loss_percentage);
     if (s->max_delay_ms < 0 || s->max_delay_ms > 1000)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "max delay %d ms is out of range (0 .. 1000)", s->max_delay_ms);
+                             "max delay %d ms is out of range (0 .. 1000)",
+                             s->max_delay_ms);
     if (s->lsb_depth != 0 && (s->lsb_depth < 8 || s->lsb_depth > 24))
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "lsb depth %d is out of range (8 .. 24, or 0)", s->lsb_depth);
+                             "lsb depth %d is out of range (8 .. 24, or 0)",
+                             s->lsb_depth);
     if (s->comment_padding < 0)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "negative comment padding %d",
-                             s->comment_padding);
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "negative comment padding %d", s->comment_padding);
     if (s->num_comments < 0 || (s->num_comments > 0 && !s->comments))
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid comments (%d, %s)",
-                             s->num_comments, s->comments ? "given" : "NULL");
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "invalid comments (%d, %s)", s->num_comments,
+                             s->comments ? "given" : "NULL");
     for (i = 0; i < s->num_comments; i++) {
         /* ope_comments_add_string's check */
         if (!s->comments[i] || !strchr(s->comments[i], '='))
-            return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                                 "comment %d (\"%s\") is not of the form TAG=value", i,
-                                 s->comments[i] ? s->comments[i] : "(null)");
+            return ct_errbuf_set(
+                errbuf, errbuf_size, CT_EINVAL,
+                "comment %d (\"%s\") is not of the form TAG=value", i,
+                s->comments[i] ? s->comments[i] : "(null)");
     }
     if (s->output != CT_OPUS_OUTPUT_OGG && s->output != CT_OPUS_OUTPUT_PACKETS)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid output %d",
-                             (int)s->output);
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "invalid output %d", (int)s->output);
     if (s->simd < CT_SIMD_AUTO || s->simd > CT_SIMD_AVX2)
-        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "invalid SIMD level %d",
-                             (int)s->simd);
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "invalid SIMD level %d", (int)s->simd);
     return CT_OK;
 }
 
@@ -259,10 +274,13 @@ static int opusenc_bitrate(const ct_opus_settings *s)
     int rate = s->sample_rate;
     int bitrate = s->bitrate;
     if (bitrate <= 0)
-        bitrate = ((64000 * nb_streams + 32000 * nb_coupled) *
-                       (IMIN(48, IMAX(8, ((rate < 44100 ? rate : 48000) + 1000) / 1000)) + 16) +
-                   32) >>
-                  6;
+        bitrate =
+            ((64000 * nb_streams + 32000 * nb_coupled) *
+                 (IMIN(48,
+                       IMAX(8, ((rate < 44100 ? rate : 48000) + 1000) / 1000)) +
+                  16) +
+             32) >>
+            6;
     return IMIN(s->channels * 256000, bitrate);
 }
 
@@ -295,8 +313,8 @@ static void clear_queue(ct_opus_encoder *enc)
 
 /* The stream's packet callback: the header packets kept, the packets of
  * CT_OPUS_OUTPUT_PACKETS queued. */
-static void on_packet(void *user_data, const uint8_t *packet, int32_t len, int64_t granulepos,
-                      int duration, int e_o_s)
+static void on_packet(void *user_data, const uint8_t *packet, int32_t len,
+                      int64_t granulepos, int duration, int e_o_s)
 {
     ct_opus_encoder *enc = user_data;
     int header = granulepos < 0;
@@ -312,8 +330,10 @@ static void on_packet(void *user_data, const uint8_t *packet, int32_t len, int64
     }
     if (enc->settings.output != CT_OPUS_OUTPUT_PACKETS)
         return;
-    if (enc->queue_head > 0 && enc->queue_head + enc->queue_len == enc->queue_cap) {
-        memmove(enc->queue, enc->queue + enc->queue_head, enc->queue_len * sizeof(*q));
+    if (enc->queue_head > 0 &&
+        enc->queue_head + enc->queue_len == enc->queue_cap) {
+        memmove(enc->queue, enc->queue + enc->queue_head,
+                enc->queue_len * sizeof(*q));
         enc->queue_head = 0;
     }
     if (enc->queue_len == enc->queue_cap) {
@@ -340,7 +360,8 @@ static void on_packet(void *user_data, const uint8_t *packet, int32_t len, int64
     enc->queue_len++;
 }
 
-static int fail(ct_opus_encoder *enc, int code, const char *fmt, ...) CT_PRINTF_LIKE(3, 4);
+static int fail(ct_opus_encoder *enc, int code, const char *fmt, ...)
+    CT_PRINTF_LIKE(3, 4);
 
 static int fail(ct_opus_encoder *enc, int code, const char *fmt, ...)
 {
@@ -362,11 +383,14 @@ static int stream_failure(ct_opus_encoder *enc, int ret, const char *what)
         int64_t audio = granule - ct_opus_ope_encoder_preskip(enc->stream);
         if (codec == CT_OPUS_ENOTCELT)
             return fail(enc, CT_EUNSUPPORTED,
-                        "libopus would encode frame %lld (at %.2f s) with SILK/Hybrid: not "
+                        "libopus would encode frame %lld (at %.2f s) with "
+                        "SILK/Hybrid: not "
                         "supported yet (speech or low bitrate)",
-                        (long long)(granule / frame_size), (audio > 0 ? audio : 0) / 48000.);
+                        (long long)(granule / frame_size),
+                        (audio > 0 ? audio : 0) / 48000.);
         if (codec < 0)
-            return fail(enc, CT_EINVAL, "%s: the Opus codec failed with code %d at frame %lld",
+            return fail(enc, CT_EINVAL,
+                        "%s: the Opus codec failed with code %d at frame %lld",
                         what, codec, (long long)(granule / frame_size));
         return fail(enc, CT_EINVAL, "%s: internal error", what);
     }
@@ -394,7 +418,8 @@ static int ctl_result(int ret)
 
 /* The comments opusenc adds: ENCODER, the metadata options, then
  * ENCODER_OPTIONS if not empty; the vendor string first. */
-static int make_comments(const ct_opus_encoder *enc, char **comment, int *length)
+static int make_comments(const ct_opus_encoder *enc, char **comment,
+                         int *length)
 {
     const ct_opus_settings *s = &enc->settings;
     int i;
@@ -407,7 +432,8 @@ static int make_comments(const ct_opus_encoder *enc, char **comment, int *length
         if (ct_opus_comment_add(comment, length, NULL, s->comments[i]))
             return -1;
     if (s->encoder_options && s->encoder_options[0] &&
-        ct_opus_comment_add(comment, length, "ENCODER_OPTIONS", s->encoder_options))
+        ct_opus_comment_add(comment, length, "ENCODER_OPTIONS",
+                            s->encoder_options))
         return -1;
     return 0;
 }
@@ -425,17 +451,20 @@ static int setup(ct_opus_encoder *enc)
         free(comment);
         return fail(enc, CT_ENOMEM, "out of memory for the comments");
     }
-    ret = ct_opus_ope_encoder_create_pull(comment, length, s->sample_rate, s->channels, 0,
-                                          &enc->dsp, &enc->stream);
+    ret = ct_opus_ope_encoder_create_pull(comment, length, s->sample_rate,
+                                          s->channels, 0, &enc->dsp,
+                                          &enc->stream);
     free(comment);
     if (ret != CT_OPE_OK)
-        return ret == CT_OPE_ALLOC_FAIL ? fail(enc, CT_ENOMEM, "out of memory")
-                                        : fail(enc, CT_EINVAL,
-                                               "cannot create the Opus stream (%d)", ret);
+        return ret == CT_OPE_ALLOC_FAIL
+                   ? fail(enc, CT_ENOMEM, "out of memory")
+                   : fail(enc, CT_EINVAL, "cannot create the Opus stream (%d)",
+                          ret);
     ct_opus_ope_set_packet_callback(enc->stream, on_packet, enc);
     ms = ct_opus_ope_encoder_codec(enc->stream);
 
-    ret = ct_opus_ope_set_expert_frame_duration(enc->stream, frame_param(s->frame_size));
+    ret = ct_opus_ope_set_expert_frame_duration(enc->stream,
+                                                frame_param(s->frame_size));
     if (ret == CT_OPE_OK)
         ret = ct_opus_ope_set_muxing_delay(enc->stream, s->max_delay_ms * 48);
     if (ret == CT_OPE_OK)
@@ -447,10 +476,11 @@ static int setup(ct_opus_encoder *enc)
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_bitrate(ms, enc->bitrate));
     if (ret == CT_OPE_OK)
-        ret = ctl_result(ct_opus_ms_encoder_set_vbr(ms, s->bitrate_type != CT_OPUS_CBR));
-    if (ret == CT_OPE_OK && s->bitrate_type != CT_OPUS_CBR)
         ret = ctl_result(
-            ct_opus_ms_encoder_set_vbr_constraint(ms, s->bitrate_type == CT_OPUS_CVBR));
+            ct_opus_ms_encoder_set_vbr(ms, s->bitrate_type != CT_OPUS_CBR));
+    if (ret == CT_OPE_OK && s->bitrate_type != CT_OPUS_CBR)
+        ret = ctl_result(ct_opus_ms_encoder_set_vbr_constraint(
+            ms, s->bitrate_type == CT_OPUS_CVBR));
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_signal(
             ms, (int)s->signal == PUBLIC_SIGNAL_MUSIC   ? CT_OPUS_SIGNAL_MUSIC
@@ -459,7 +489,8 @@ static int setup(ct_opus_encoder *enc)
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_complexity(ms, s->complexity));
     if (ret == CT_OPE_OK)
-        ret = ctl_result(ct_opus_ms_encoder_set_packet_loss_perc(ms, s->packet_loss_percentage));
+        ret = ctl_result(ct_opus_ms_encoder_set_packet_loss_perc(
+            ms, s->packet_loss_percentage));
     if (ret == CT_OPE_OK && enc->lsb_depth)
         ret = ctl_result(ct_opus_ms_encoder_set_lsb_depth(ms, enc->lsb_depth));
     if (ret != CT_OPE_OK)
@@ -493,7 +524,8 @@ static void teardown(ct_opus_encoder *enc)
 }
 
 int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
-                        ct_opus_encoder **encoder, char *errbuf, size_t errbuf_size)
+                        ct_opus_encoder **encoder, char *errbuf,
+                        size_t errbuf_size)
 {
     ct_opus_encoder *enc;
     int ret, i;
@@ -512,7 +544,8 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
     enc->settings.comments = NULL;
     enc->settings.encoder_options = NULL;
     if (settings->num_comments > 0) {
-        enc->comments = calloc((size_t)settings->num_comments, sizeof(*enc->comments));
+        enc->comments =
+            calloc((size_t)settings->num_comments, sizeof(*enc->comments));
         if (!enc->comments)
             goto nomem;
         for (i = 0; i < settings->num_comments; i++)
@@ -526,7 +559,8 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
         enc->settings.encoder_options = enc->encoder_options;
     }
     enc->chunk_frames = settings->frame_size;
-    enc->chunk = malloc(sizeof(float) * (size_t)enc->chunk_frames * (size_t)settings->channels);
+    enc->chunk = malloc(sizeof(float) * (size_t)enc->chunk_frames *
+                        (size_t)settings->channels);
     if (!enc->chunk)
         goto nomem;
     ct_opus_dsp_init(&enc->dsp, ct_simd_resolve(settings->simd));
@@ -585,12 +619,13 @@ static int write_chunk(ct_opus_encoder *enc)
     if (!enc->lsb_depth) {
         /* no samples before the drain: opusenc's samplesize default */
         enc->lsb_depth = 16;
-        ret = ctl_result(
-            ct_opus_ms_encoder_set_lsb_depth(ct_opus_ope_encoder_codec(enc->stream), 16));
+        ret = ctl_result(ct_opus_ms_encoder_set_lsb_depth(
+            ct_opus_ope_encoder_codec(enc->stream), 16));
         if (ret != CT_OPE_OK)
             return stream_failure(enc, ret, "setting the lsb depth");
     }
-    ret = ct_opus_ope_encoder_write_float(enc->stream, enc->chunk, enc->chunk_fill);
+    ret = ct_opus_ope_encoder_write_float(enc->stream, enc->chunk,
+                                          enc->chunk_fill);
     enc->chunk_fill = 0;
     if (ret != CT_OPE_OK)
         return stream_failure(enc, ret, "encoding");
@@ -635,8 +670,8 @@ static float convert(const void *pcm, ct_opus_format format, size_t i)
     }
 }
 
-int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm, ct_opus_format format,
-                         size_t frames)
+int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm,
+                         ct_opus_format format, size_t frames)
 {
     const int channels = enc->settings.channels;
     size_t done = 0;
@@ -652,8 +687,8 @@ int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm, ct_opus_format f
         return frames ? CT_EINVAL : CT_OK;
     if (!enc->lsb_depth) {
         enc->lsb_depth = format_lsb_depth(format);
-        ret = ctl_result(ct_opus_ms_encoder_set_lsb_depth(ct_opus_ope_encoder_codec(enc->stream),
-                                                          enc->lsb_depth));
+        ret = ctl_result(ct_opus_ms_encoder_set_lsb_depth(
+            ct_opus_ope_encoder_codec(enc->stream), enc->lsb_depth));
         if (ret != CT_OPE_OK)
             return stream_failure(enc, ret, "setting the lsb depth");
     }
@@ -663,10 +698,12 @@ int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm, ct_opus_format f
         if (n > frames - done)
             n = frames - done;
         for (k = 0; k < n * (size_t)channels; k++)
-            enc->chunk[base + k] = convert(pcm, format, done * (size_t)channels + k);
+            enc->chunk[base + k] =
+                convert(pcm, format, done * (size_t)channels + k);
         enc->chunk_fill += (int)n;
         done += n;
-        if (enc->chunk_fill == enc->chunk_frames && (ret = write_chunk(enc)) != CT_OK)
+        if (enc->chunk_fill == enc->chunk_frames &&
+            (ret = write_chunk(enc)) != CT_OK)
             return ret;
     }
     return CT_OK;
