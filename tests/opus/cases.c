@@ -97,9 +97,11 @@ static double signal_at(const opus_synthetic *s, long i, int c, uint32_t *seed)
     return 0.3 * sin(2 * PI * (440 + 110 * c) * t) + 0.2 * sin(2 * PI * 1250 * t) + 0.1 * noise;
 }
 
-int opus_write_synthetic(const opus_synthetic *s, const char *path)
+/* Writes the case's WAV, its S32 samples as floats when s32_as_float. */
+static int write_wav(const opus_synthetic *s, const char *path, int s32_as_float)
 {
-    int bytes = format_bytes(s->format), is_float = s->format == CT_OPUS_F32;
+    int bytes = format_bytes(s->format);
+    int is_float = s->format == CT_OPUS_F32 || (s->format == CT_OPUS_S32 && s32_as_float);
     size_t data = (size_t)s->frames * s->channels * bytes;
     uint8_t *b = malloc(44 + data);
     uint32_t seed = (uint32_t)s->rate * 31 + (uint32_t)s->frames;
@@ -135,9 +137,15 @@ int opus_write_synthetic(const opus_synthetic *s, const char *path)
                 p[2] = (uint8_t)(x >> 16);
                 break;
             }
-            case CT_OPUS_S32:
-                put32(p, (uint32_t)(int32_t)lrint(clipped * 2147483647.0));
+            case CT_OPUS_S32: {
+                int32_t x = (int32_t)lrint(clipped * 2147483647.0);
+                float f = (float)x / 2147483648.0f;
+                if (s32_as_float)
+                    memcpy(p, &f, 4);
+                else
+                    put32(p, (uint32_t)x);
                 break;
+            }
             case CT_OPUS_F32: {
                 float x = (float)v;
                 memcpy(p, &x, 4);
@@ -156,6 +164,16 @@ int opus_write_synthetic(const opus_synthetic *s, const char *path)
         ok &= fclose(f) == 0;
     free(b);
     return ok ? 0 : -1;
+}
+
+int opus_write_synthetic(const opus_synthetic *s, const char *path)
+{
+    return write_wav(s, path, 0);
+}
+
+int opus_write_synthetic_reference(const opus_synthetic *s, const char *path)
+{
+    return write_wav(s, path, 1);
 }
 
 uint8_t *opus_read_file(const char *path, size_t *size)

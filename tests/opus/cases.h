@@ -34,6 +34,11 @@ extern const size_t opus_synthetic_count;
 
 /* Writes the synthetic WAV to path; 0 on success. */
 int opus_write_synthetic(const opus_synthetic *c, const char *path);
+/* The WAV opusenc reads for the case: opusenc reads no 32-bit integer
+ * PCM, so for CT_OPUS_S32 a float WAV of the samples as ctcore converts
+ * them ((float)x / 2^31); for the others the same as
+ * opus_write_synthetic. */
+int opus_write_synthetic_reference(const opus_synthetic *c, const char *path);
 
 /* A WAV file's samples as they are (PCM 8/16/24/32 or float 32). */
 typedef struct opus_wav {
