@@ -350,30 +350,23 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, 
         pf_on = 1;
     }
 
+    /* In the standard mode the overlap is the short MDCT's size (the
+       reference's offset, shortMdctSize - overlap, is 0: no filtering at the
+       old period before the cross-fade) and N <= 960 < COMBFILTER_MAXPERIOD
+       (the memory always keeps part of its old samples). */
     c = 0;
     do {
-        int offset = mode->shortMdctSize - overlap;
         st->prefilter_period = CT_IMAX(st->prefilter_period, MINP);
         memcpy(in + c * (N + overlap), st->in_mem + c * (overlap), overlap * sizeof(float));
-        if (offset)
-            ct_celt_comb_filter(in + c * (N + overlap) + overlap, pre[c] + MAXP,
-                                st->prefilter_period, st->prefilter_period, offset,
-                                -st->prefilter_gain, -st->prefilter_gain, st->prefilter_tapset,
-                                st->prefilter_tapset, NULL, 0, &st->dsp);
-
-        ct_celt_comb_filter(in + c * (N + overlap) + overlap + offset, pre[c] + MAXP + offset,
-                            st->prefilter_period, pitch_index, N - offset, -st->prefilter_gain,
-                            -gain1, st->prefilter_tapset, prefilter_tapset, mode->window,
-                            overlap, &st->dsp);
+        ct_celt_comb_filter(in + c * (N + overlap) + overlap, pre[c] + MAXP,
+                            st->prefilter_period, pitch_index, N, -st->prefilter_gain, -gain1,
+                            st->prefilter_tapset, prefilter_tapset, mode->window, overlap,
+                            &st->dsp);
         memcpy(st->in_mem + c * (overlap), in + c * (N + overlap) + N, overlap * sizeof(float));
 
-        if (N > MAXP) {
-            memcpy(prefilter_mem + c * MAXP, pre[c] + N, MAXP * sizeof(float));
-        } else {
-            memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
-                    (MAXP - N) * sizeof(float));
-            memcpy(prefilter_mem + c * MAXP + MAXP - N, pre[c] + MAXP, N * sizeof(float));
-        }
+        memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
+                (MAXP - N) * sizeof(float));
+        memcpy(prefilter_mem + c * MAXP + MAXP - N, pre[c] + MAXP, N * sizeof(float));
     } while (++c < CC);
 
     *gain = gain1;
