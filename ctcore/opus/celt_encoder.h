@@ -9,35 +9,48 @@
  * celt_encode_with_ec) of libopus 1.3.1.
  *
  * ct_celt_encode_with_ec runs three phases, in the reference's order of
- * operations, spread over three files:
+ * operations, spread over three files. Their steps interleave as the
+ * reference's do: front end; dynalloc and tf analysis; coarse energy and
+ * the tf symbols; spreading; the dynalloc symbols; stereo, intensity and
+ * trim; VBR; then the rest of the coding. The state each phase uses (r:
+ * reads, w: writes, rw: both):
  *
- *  front end (celt_frontend.c): rate set-up, silence, pre-emphasis,
- *  prefilter, transient analysis, MDCTs, band energies, surround masking,
- *  temporal VBR, transient patch, normalisation.
- *    reads  channels stream_channels start end bitrate vbr constrained_vbr
- *           signalling upsample clip lsb_depth complexity disable_pf lfe
- *           loss_rate analysis silk_info.signalType energy_mask
- *           lastCodedBands tapset_decision prefilter_tapset prefilter_gain
- *           vbr_reservoir oldBandE
- *    writes overlap_max preemph_memE in_mem prefilter_mem spec_avg
- *           prefilter_period (raised to COMBFILTER_MINPERIOD)
+ *  front end (celt_frontend.c and the encoder's set-up): rate set-up,
+ *  silence, pre-emphasis, prefilter, transient analysis, MDCTs, band
+ *  energies, surround masking, temporal VBR, transient patch,
+ *  normalisation.
+ *    r  channels stream_channels start bitrate vbr constrained_vbr
+ *       signalling upsample clip lsb_depth complexity disable_pf lfe
+ *       loss_rate analysis (valid max_pitch_ratio tonality)
+ *       silk_info.signalType energy_mask lastCodedBands tapset_decision
+ *       prefilter_gain prefilter_tapset vbr_reservoir oldBandE dsp
+ *    rw overlap_max preemph_memE in_mem prefilter_mem spec_avg
+ *       prefilter_period (raised to COMBFILTER_MINPERIOD)
+ *       end (only with signalling and enc == NULL)
  *
- *  decisions (celt_decisions.c): dynalloc, tf analysis, spreading (bands.c),
- *  stereo and intensity, allocation trim, VBR target.
- *    reads  lsb_depth vbr constrained_vbr lfe complexity analysis
- *           silk_info.offset lastCodedBands bitrate
- *    r/w    spread_decision tonal_average hf_average tapset_decision
- *           intensity stereo_saving vbr_reservoir vbr_drift vbr_offset
- *           vbr_count
+ *  decisions (celt_decisions.c, bands.c's spreading decision): dynalloc,
+ *  tf analysis, spreading, stereo and intensity, allocation trim, VBR
+ *  target and reservoir.
+ *    r  lsb_depth vbr constrained_vbr lfe complexity start
+ *       analysis (valid leak_boost tonality_slope activity tonality)
+ *       silk_info.offset energy_mask lastCodedBands dsp
+ *    rw spread_decision tonal_average hf_average tapset_decision
+ *       intensity stereo_saving vbr_reservoir vbr_drift vbr_offset
+ *       vbr_count
  *
- *  coding (celt_encoder.c): coarse energy, tf/spread/dynalloc/trim
+ *  coding (celt_encoder.c): coarse energy, the tf/spread/dynalloc/trim
  *  symbols, allocation, fine energy, quant_all_bands, anti-collapse bit,
  *  energy finalisation, the state for the next frame.
- *    reads  force_intra loss_rate complexity disable_inv energyError
- *           consec_transient dsp
- *    r/w    oldBandE delayedIntra intensity lastCodedBands rng
- *    writes energyError oldLogE oldLogE2 prefilter_period prefilter_gain
- *           prefilter_tapset consec_transient
+ *    r  force_intra loss_rate complexity lfe disable_inv spread_decision
+ *       analysis.bandwidth dsp
+ *    rw oldBandE delayedIntra intensity lastCodedBands rng oldLogE
+ *       consec_transient
+ *    w  energyError oldLogE2 prefilter_period prefilter_gain
+ *       prefilter_tapset
+ *
+ * The range coder's rng carried in st->rng is read only by
+ * quant_all_bands (its folding noise); energyError is read by the next
+ * frame's coarse energy, oldBandE by its transient patch and coarse energy.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 (BSD-3-Clause, Xiph.Org Foundation and
