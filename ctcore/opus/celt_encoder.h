@@ -43,9 +43,9 @@
  *  energy finalisation, the state for the next frame.
  *    r  force_intra loss_rate complexity lfe disable_inv spread_decision
  *       analysis.bandwidth dsp
- *    rw oldBandE delayedIntra intensity lastCodedBands rng oldLogE
- *       consec_transient
- *    w  energyError oldLogE2 prefilter_period prefilter_gain
+ *    rw oldBandE energyError delayedIntra intensity lastCodedBands rng
+ *       oldLogE consec_transient
+ *    w  oldLogE2 prefilter_period prefilter_gain
  *       prefilter_tapset
  *
  * The range coder's rng carried in st->rng is read only by
