@@ -183,7 +183,11 @@ unsigned char *ct_ogg_packer_get_packet_buffer(ct_ogg_packer *oggp, int32_t byte
       newsize = oggp->buf_fill + bytes + MAX_HEADER_SIZE;
       /* Making sure we don't need to do that too often. */
       newsize = newsize*3/2;
-      newbuf = realloc(oggp->alloc_buf, newsize);
+      /* libopusenc reallocates newsize bytes, MAX_HEADER_SIZE fewer than
+         the buf_size it then counts from buf, so a later packet could
+         overrun the allocation: the MAX_HEADER_SIZE bytes in front of buf
+         are added here, with buf_size (and so every page) unchanged */
+      newbuf = realloc(oggp->alloc_buf, newsize + MAX_HEADER_SIZE);
       if (newbuf != NULL) {
         oggp->alloc_buf = newbuf;
         oggp->buf_size = newsize;
