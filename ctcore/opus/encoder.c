@@ -680,11 +680,15 @@ int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm,
     if (enc->failed)
         return enc->failed;
     if (enc->drained)
-        return fail(enc, CT_ESTATE, "samples sent after the drain");
+        return ct_errbuf_set(enc->error, sizeof(enc->error), CT_ESTATE,
+                             "samples sent after the drain");
     if (format < CT_OPUS_S16 || format > CT_OPUS_U8)
-        return CT_EINVAL;
+        return ct_errbuf_set(enc->error, sizeof(enc->error), CT_EINVAL,
+                             "invalid sample format %d", (int)format);
     if (!pcm)
-        return frames ? CT_EINVAL : CT_OK;
+        return frames ? ct_errbuf_set(enc->error, sizeof(enc->error), CT_EINVAL,
+                                      "no samples (NULL)")
+                      : CT_OK;
     if (!enc->lsb_depth) {
         enc->lsb_depth = format_lsb_depth(format);
         ret = ctl_result(ct_opus_ms_encoder_set_lsb_depth(
