@@ -23,8 +23,9 @@
 #include "energy.h"
 #include "mathops.h"
 
-void ct_celt_surround_masking(const ct_celt_encoder *st, int C, float *surround_dynalloc,
-                              float *surround_trim, float *surround_masking)
+void ct_celt_surround_masking(const ct_celt_encoder *st, int C,
+                              float *surround_dynalloc, float *surround_trim,
+                              float *surround_masking)
 {
     const int nbEBands = st->mode->nbEBands;
     const int16_t *eBands = st->mode->eBands;
@@ -39,7 +40,8 @@ void ct_celt_surround_masking(const ct_celt_encoder *st, int C, float *surround_
     for (c = 0; c < C; c++) {
         for (i = 0; i < mask_end; i++) {
             float mask;
-            mask = CT_MAX16(CT_MIN16(st->energy_mask[nbEBands * c + i], .25f), -2.0f);
+            mask = CT_MAX16(CT_MIN16(st->energy_mask[nbEBands * c + i], .25f),
+                            -2.0f);
             if (mask > 0)
                 mask = .5f * mask;
             mask_avg += (float)mask * (float)(eBands[i + 1] - eBands[i]);
@@ -62,7 +64,8 @@ void ct_celt_surround_masking(const ct_celt_encoder *st, int C, float *surround_
         float unmask;
         lin = mask_avg + diff * (i - midband);
         if (C == 2)
-            unmask = CT_MAX16(st->energy_mask[i], st->energy_mask[nbEBands + i]);
+            unmask =
+                CT_MAX16(st->energy_mask[i], st->energy_mask[nbEBands + i]);
         else
             unmask = st->energy_mask[i];
         unmask = CT_MIN16(unmask, .0f);
@@ -93,8 +96,8 @@ void ct_celt_surround_masking(const ct_celt_encoder *st, int C, float *surround_
     *surround_masking = mask_avg;
 }
 
-float ct_celt_temporal_vbr(ct_celt_encoder *st, const float *bandLogE, int start, int end,
-                           int C, int shortBlocks, int LM)
+float ct_celt_temporal_vbr(ct_celt_encoder *st, const float *bandLogE,
+                           int start, int end, int C, int shortBlocks, int LM)
 {
     const int nbEBands = st->mode->nbEBands;
     int i;
@@ -127,9 +130,9 @@ static float l1_metric(const float *tmp, int N, int LM, float bias)
     return L1;
 }
 
-int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient, int *tf_res,
-                        int lambda, float *X, int N0, int LM, float tf_estimate, int tf_chan,
-                        int *importance)
+int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient,
+                        int *tf_res, int lambda, float *X, int N0, int LM,
+                        float tf_estimate, int tf_chan, int *importance)
 {
     int i;
     int metric[CT_CELT_NB_EBANDS];
@@ -200,17 +203,21 @@ int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient, int *tf
     /* Search for the optimal tf resolution, including tf_select */
     tf_select = 0;
     for (sel = 0; sel < 2; sel++) {
-        cost0 = importance[0] * abs(metric[0] - 2 * table[4 * isTransient + 2 * sel + 0]);
-        cost1 = importance[0] * abs(metric[0] - 2 * table[4 * isTransient + 2 * sel + 1]) +
+        cost0 = importance[0] *
+                abs(metric[0] - 2 * table[4 * isTransient + 2 * sel + 0]);
+        cost1 = importance[0] *
+                    abs(metric[0] - 2 * table[4 * isTransient + 2 * sel + 1]) +
                 (isTransient ? 0 : lambda);
         for (i = 1; i < len; i++) {
             int curr0, curr1;
             curr0 = CT_IMIN(cost0, cost1 + lambda);
             curr1 = CT_IMIN(cost0 + lambda, cost1);
-            cost0 = curr0 +
-                    importance[i] * abs(metric[i] - 2 * table[4 * isTransient + 2 * sel + 0]);
-            cost1 = curr1 +
-                    importance[i] * abs(metric[i] - 2 * table[4 * isTransient + 2 * sel + 1]);
+            cost0 = curr0 + importance[i] *
+                                abs(metric[i] -
+                                    2 * table[4 * isTransient + 2 * sel + 0]);
+            cost1 = curr1 + importance[i] *
+                                abs(metric[i] -
+                                    2 * table[4 * isTransient + 2 * sel + 1]);
         }
         cost0 = CT_IMIN(cost0, cost1);
         selcost[sel] = cost0;
@@ -219,9 +226,12 @@ int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient, int *tf
      * If tests confirm it's useful for non-transients, we could allow it. */
     if (selcost[1] < selcost[0] && isTransient)
         tf_select = 1;
-    cost0 = importance[0] * abs(metric[0] - 2 * table[4 * isTransient + 2 * tf_select + 0]);
-    cost1 = importance[0] * abs(metric[0] - 2 * table[4 * isTransient + 2 * tf_select + 1]) +
-            (isTransient ? 0 : lambda);
+    cost0 = importance[0] *
+            abs(metric[0] - 2 * table[4 * isTransient + 2 * tf_select + 0]);
+    cost1 =
+        importance[0] *
+            abs(metric[0] - 2 * table[4 * isTransient + 2 * tf_select + 1]) +
+        (isTransient ? 0 : lambda);
     /* Viterbi forward pass */
     for (i = 1; i < len; i++) {
         int curr0, curr1;
@@ -246,10 +256,12 @@ int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient, int *tf
             curr1 = from1;
             path1[i] = 1;
         }
-        cost0 = curr0 +
-                importance[i] * abs(metric[i] - 2 * table[4 * isTransient + 2 * tf_select + 0]);
-        cost1 = curr1 +
-                importance[i] * abs(metric[i] - 2 * table[4 * isTransient + 2 * tf_select + 1]);
+        cost0 = curr0 + importance[i] *
+                            abs(metric[i] -
+                                2 * table[4 * isTransient + 2 * tf_select + 0]);
+        cost1 = curr1 + importance[i] *
+                            abs(metric[i] -
+                                2 * table[4 * isTransient + 2 * tf_select + 1]);
     }
     tf_res[len - 1] = cost0 < cost1 ? 0 : 1;
     /* Viterbi backward pass to check the decisions */
@@ -262,11 +274,12 @@ int ct_celt_tf_analysis(const ct_celt_mode *m, int len, int isTransient, int *tf
     return tf_select;
 }
 
-int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const float *bandLogE,
-                                int end, int LM, int C, int N0, ct_analysis_info *analysis,
-                                float *stereo_saving, float tf_estimate, int intensity,
-                                float surround_trim, int32_t equiv_rate,
-                                const ct_opus_dsp *dsp)
+int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X,
+                                const float *bandLogE, int end, int LM, int C,
+                                int N0, ct_analysis_info *analysis,
+                                float *stereo_saving, float tf_estimate,
+                                int intensity, float surround_trim,
+                                int32_t equiv_rate, const ct_opus_dsp *dsp)
 {
     int i;
     float diff = 0;
@@ -274,8 +287,9 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
     int trim_index;
     float trim = 5.f;
     float logXC, logXC2;
-    /* At low bitrate, reducing the trim seems to help. At higher bitrates, it's less
-       clear what's best, so we're keeping it as it was before, at least for now. */
+    /* At low bitrate, reducing the trim seems to help. At higher bitrates, it's
+       less clear what's best, so we're keeping it as it was before, at least
+       for now. */
     if (equiv_rate < 64000) {
         trim = 4.f;
     } else if (equiv_rate < 80000) {
@@ -288,7 +302,8 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
         /* Compute inter-channel correlation for low frequencies */
         for (i = 0; i < 8; i++) {
             float partial;
-            partial = dsp->inner_prod(&X[m->eBands[i] << LM], &X[N0 + (m->eBands[i] << LM)],
+            partial = dsp->inner_prod(&X[m->eBands[i] << LM],
+                                      &X[N0 + (m->eBands[i] << LM)],
                                       (m->eBands[i + 1] - m->eBands[i]) << LM);
             sum = sum + partial;
         }
@@ -297,7 +312,8 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
         minXC = sum;
         for (i = 8; i < intensity; i++) {
             float partial;
-            partial = dsp->inner_prod(&X[m->eBands[i] << LM], &X[N0 + (m->eBands[i] << LM)],
+            partial = dsp->inner_prod(&X[m->eBands[i] << LM],
+                                      &X[N0 + (m->eBands[i] << LM)],
                                       (m->eBands[i + 1] - m->eBands[i]) << LM);
             minXC = CT_MIN16(minXC, CT_ABS16(partial));
         }
@@ -305,7 +321,8 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
         /* mid-side savings estimations based on the LF average*/
         logXC = ct_celt_log2(1.001f - (float)sum * (float)sum);
         /* mid-side savings estimations based on min correlation */
-        logXC2 = CT_MAX16(.5f * logXC, ct_celt_log2(1.001f - (float)minXC * (float)minXC));
+        logXC2 = CT_MAX16(.5f * logXC,
+                          ct_celt_log2(1.001f - (float)minXC * (float)minXC));
 
         trim += CT_MAX16(-4.f, .75f * logXC);
         *stereo_saving = CT_MIN16(*stereo_saving + 0.25f, -(.5f * logXC2));
@@ -322,7 +339,9 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
     trim -= surround_trim;
     trim -= 2 * tf_estimate;
     if (analysis->valid) {
-        trim -= CT_MAX16(-2.f, CT_MIN16(2.f, (float)(2.f * (analysis->tonality_slope + .05f))));
+        trim -= CT_MAX16(
+            -2.f,
+            CT_MIN16(2.f, (float)(2.f * (analysis->tonality_slope + .05f))));
     }
 
     trim_index = (int)floor(.5f + trim);
@@ -330,13 +349,15 @@ int ct_celt_alloc_trim_analysis(const ct_celt_mode *m, const float *X, const flo
     return trim_index;
 }
 
-int ct_celt_stereo_analysis(const ct_celt_mode *m, const float *X, int LM, int N0)
+int ct_celt_stereo_analysis(const ct_celt_mode *m, const float *X, int LM,
+                            int N0)
 {
     int i;
     int thetas;
     float sumLR = CT_EPSILON, sumMS = CT_EPSILON;
 
-    /* Use the L1 norm to model the entropy of the L/R signal vs the M/S signal */
+    /* Use the L1 norm to model the entropy of the L/R signal vs the M/S signal
+     */
     for (i = 0; i < 13; i++) {
         int j;
         for (j = m->eBands[i] << LM; j < m->eBands[i + 1] << LM; j++) {
@@ -358,11 +379,11 @@ int ct_celt_stereo_analysis(const ct_celt_mode *m, const float *X, int LM, int N
            (m->eBands[13] << (LM + 1)) * sumLR;
 }
 
-#define MSWAP(a, b)                                                                          \
-    do {                                                                                     \
-        float tmp = a;                                                                       \
-        a = b;                                                                               \
-        b = tmp;                                                                             \
+#define MSWAP(a, b)                                                            \
+    do {                                                                       \
+        float tmp = a;                                                         \
+        a = b;                                                                 \
+        b = tmp;                                                               \
     } while (0)
 static float median_of_5(const float *x)
 {
@@ -418,13 +439,15 @@ static float median_of_3(const float *x)
         return t0;
 }
 
-float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, int nbEBands,
-                                int start, int end, int C, int *offsets, int lsb_depth,
+float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2,
+                                int nbEBands, int start, int end, int C,
+                                int *offsets, int lsb_depth,
                                 const int16_t *logN, int isTransient, int vbr,
-                                int constrained_vbr, const int16_t *eBands, int LM,
-                                int effectiveBytes, int32_t *tot_boost_, int lfe,
-                                float *surround_dynalloc, ct_analysis_info *analysis,
-                                int *importance, int *spread_weight)
+                                int constrained_vbr, const int16_t *eBands,
+                                int LM, int effectiveBytes, int32_t *tot_boost_,
+                                int lfe, float *surround_dynalloc,
+                                ct_analysis_info *analysis, int *importance,
+                                int *spread_weight)
 {
     int i, c;
     int32_t tot_boost = 0;
@@ -435,26 +458,30 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
     /* Dynamic allocation code */
     maxDepth = -31.9f;
     for (i = 0; i < end; i++) {
-        /* Noise floor must take into account eMeans, the depth, the width of the bands
-           and the preemphasis filter (approx. square of bark band ID) */
-        noise_floor[i] = (float)0.0625f * (float)logN[i] + .5f + (9 - lsb_depth) -
-                         ct_celt_eMeans[i] + (float)(.0062) * (float)((i + 5) * (i + 5));
+        /* Noise floor must take into account eMeans, the depth, the width of
+           the bands and the preemphasis filter (approx. square of bark band ID)
+         */
+        noise_floor[i] = (float)0.0625f * (float)logN[i] + .5f +
+                         (9 - lsb_depth) - ct_celt_eMeans[i] +
+                         (float)(.0062) * (float)((i + 5) * (i + 5));
     }
     c = 0;
     do {
         for (i = 0; i < end; i++)
-            maxDepth = CT_MAX16(maxDepth, bandLogE[c * nbEBands + i] - noise_floor[i]);
+            maxDepth =
+                CT_MAX16(maxDepth, bandLogE[c * nbEBands + i] - noise_floor[i]);
     } while (++c < C);
     {
-        /* Compute a really simple masking model to avoid taking into account completely
-           masked bands when computing the spreading decision. */
+        /* Compute a really simple masking model to avoid taking into account
+           completely masked bands when computing the spreading decision. */
         float mask[CT_CELT_NB_EBANDS];
         float sig[CT_CELT_NB_EBANDS];
         for (i = 0; i < end; i++)
             mask[i] = bandLogE[i] - noise_floor[i];
         if (C == 2) {
             for (i = 0; i < end; i++)
-                mask[i] = CT_MAX16(mask[i], bandLogE[nbEBands + i] - noise_floor[i]);
+                mask[i] =
+                    CT_MAX16(mask[i], bandLogE[nbEBands + i] - noise_floor[i]);
         }
         memcpy(sig, mask, end * sizeof(*sig));
         for (i = 1; i < end; i++)
@@ -462,11 +489,12 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
         for (i = end - 2; i >= 0; i--)
             mask[i] = CT_MAX16(mask[i], mask[i + 1] - 3.f);
         for (i = 0; i < end; i++) {
-            /* Compute SMR: Mask is never more than 72 dB below the peak and never below
-               the noise floor.*/
-            float smr = sig[i] - CT_MAX16(CT_MAX16(0, maxDepth - 12.f), mask[i]);
-            /* Clamp SMR to make sure we're not shifting by something negative or too
-               large. */
+            /* Compute SMR: Mask is never more than 72 dB below the peak and
+               never below the noise floor.*/
+            float smr =
+                sig[i] - CT_MAX16(CT_MAX16(0, maxDepth - 12.f), mask[i]);
+            /* Clamp SMR to make sure we're not shifting by something negative
+               or too large. */
             int shift = CT_IMIN(5, CT_IMAX(0, -(int)floor(.5f + smr)));
             spread_weight[i] = 32 >> shift;
         }
@@ -482,22 +510,27 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
             f = &follower[c * nbEBands];
             f[0] = bandLogE2[c * nbEBands];
             for (i = 1; i < end; i++) {
-                /* The last band to be at least 3 dB higher than the previous one
-                   is the last we'll consider. Otherwise, we run into problems on
-                   bandlimited signals. */
-                if (bandLogE2[c * nbEBands + i] > bandLogE2[c * nbEBands + i - 1] + .5f)
+                /* The last band to be at least 3 dB higher than the previous
+                   one is the last we'll consider. Otherwise, we run into
+                   problems on bandlimited signals. */
+                if (bandLogE2[c * nbEBands + i] >
+                    bandLogE2[c * nbEBands + i - 1] + .5f)
                     last = i;
                 f[i] = CT_MIN16(f[i - 1] + 1.5f, bandLogE2[c * nbEBands + i]);
             }
             for (i = last - 1; i >= 0; i--)
-                f[i] = CT_MIN16(f[i], CT_MIN16(f[i + 1] + 2.f, bandLogE2[c * nbEBands + i]));
+                f[i] = CT_MIN16(f[i], CT_MIN16(f[i + 1] + 2.f,
+                                               bandLogE2[c * nbEBands + i]));
 
-            /* Combine with a median filter to avoid dynalloc triggering unnecessarily.
-               The "offset" value controls how conservative we are -- a higher offset
-               reduces the impact of the median filter and makes dynalloc use more bits. */
+            /* Combine with a median filter to avoid dynalloc triggering
+               unnecessarily. The "offset" value controls how conservative we
+               are -- a higher offset reduces the impact of the median filter
+               and makes dynalloc use more bits. */
             offset = 1.f;
             for (i = 2; i < end - 2; i++)
-                f[i] = CT_MAX16(f[i], median_of_5(&bandLogE2[c * nbEBands + i - 2]) - offset);
+                f[i] = CT_MAX16(f[i],
+                                median_of_5(&bandLogE2[c * nbEBands + i - 2]) -
+                                    offset);
             tmp = median_of_3(&bandLogE2[c * nbEBands]) - offset;
             f[0] = CT_MAX16(f[0], tmp);
             f[1] = CT_MAX16(f[1], tmp);
@@ -513,7 +546,8 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
                 /* Consider 24 dB "cross-talk" */
                 follower[nbEBands + i] =
                     CT_MAX16(follower[nbEBands + i], follower[i] - 4.f);
-                follower[i] = CT_MAX16(follower[i], follower[nbEBands + i] - 4.f);
+                follower[i] =
+                    CT_MAX16(follower[i], follower[nbEBands + i] - 4.f);
                 follower[i] = .5f * (CT_MAX16(0, bandLogE[i] - follower[i]) +
                                      CT_MAX16(0, bandLogE[nbEBands + i] -
                                                      follower[nbEBands + i]));
@@ -525,7 +559,8 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
         for (i = start; i < end; i++)
             follower[i] = CT_MAX16(follower[i], surround_dynalloc[i]);
         for (i = start; i < end; i++)
-            importance[i] = (int)floor(.5f + 13 * ct_celt_exp2(CT_MIN16(follower[i], 4.f)));
+            importance[i] =
+                (int)floor(.5f + 13 * ct_celt_exp2(CT_MIN16(follower[i], 4.f)));
         /* For non-transient CBR/CVBR frames, halve the dynalloc contribution */
         if ((!vbr || constrained_vbr) && !isTransient) {
             for (i = start; i < end; i++)
@@ -539,7 +574,8 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
         }
         if (analysis->valid) {
             for (i = start; i < CT_IMIN(CT_OPUS_LEAK_BANDS, end); i++)
-                follower[i] = follower[i] + 1.f / 64.f * analysis->leak_boost[i];
+                follower[i] =
+                    follower[i] + 1.f / 64.f * analysis->leak_boost[i];
         }
         for (i = start; i < end; i++) {
             int width;
@@ -559,9 +595,11 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
                 boost = (int)(follower[i] * width / 6);
                 boost_bits = boost * 6 << CT_BITRES;
             }
-            /* For CBR and non-transient CVBR frames, limit dynalloc to 2/3 of the bits */
+            /* For CBR and non-transient CVBR frames, limit dynalloc to 2/3 of
+             * the bits */
             if ((!vbr || (constrained_vbr && !isTransient)) &&
-                (tot_boost + boost_bits) >> CT_BITRES >> 3 > 2 * effectiveBytes / 3) {
+                (tot_boost + boost_bits) >> CT_BITRES >> 3 >
+                    2 * effectiveBytes / 3) {
                 int32_t cap = ((2 * effectiveBytes / 3) << CT_BITRES << 3);
                 offsets[i] = cap - tot_boost;
                 tot_boost = cap;
@@ -579,12 +617,14 @@ float ct_celt_dynalloc_analysis(const float *bandLogE, const float *bandLogE2, i
     return maxDepth;
 }
 
-int32_t ct_celt_compute_vbr(const ct_celt_mode *mode, ct_analysis_info *analysis,
-                            int32_t base_target, int LM, int32_t bitrate, int lastCodedBands,
-                            int C, int intensity, int constrained_vbr, float stereo_saving,
-                            int tot_boost, float tf_estimate, int pitch_change, float maxDepth,
-                            int lfe, int has_surround_mask, float surround_masking,
-                            float temporal_vbr)
+int32_t ct_celt_compute_vbr(const ct_celt_mode *mode,
+                            ct_analysis_info *analysis, int32_t base_target,
+                            int LM, int32_t bitrate, int lastCodedBands, int C,
+                            int intensity, int constrained_vbr,
+                            float stereo_saving, int tot_boost,
+                            float tf_estimate, int pitch_change, float maxDepth,
+                            int lfe, int has_surround_mask,
+                            float surround_masking, float temporal_vbr)
 {
     /* The target rate in 8th bits per frame */
     int32_t target;
@@ -605,21 +645,26 @@ int32_t ct_celt_compute_vbr(const ct_celt_mode *mode, ct_analysis_info *analysis
     target = base_target;
 
     if (analysis->valid && analysis->activity < .4)
-        target -= (int32_t)((coded_bins << CT_BITRES) * (.4f - analysis->activity));
+        target -=
+            (int32_t)((coded_bins << CT_BITRES) * (.4f - analysis->activity));
     /* Stereo savings */
     if (C == 2) {
         int coded_stereo_bands;
         int coded_stereo_dof;
         float max_frac;
         coded_stereo_bands = CT_IMIN(intensity, coded_bands);
-        coded_stereo_dof = (eBands[coded_stereo_bands] << LM) - coded_stereo_bands;
+        coded_stereo_dof =
+            (eBands[coded_stereo_bands] << LM) - coded_stereo_bands;
         /* Maximum fraction of the bits we can save if the signal is mono. */
-        max_frac = ((float)((float)0.8f * (float)coded_stereo_dof)) / (float)coded_bins;
+        max_frac = ((float)((float)0.8f * (float)coded_stereo_dof)) /
+                   (float)coded_bins;
         stereo_saving = CT_MIN16(stereo_saving, 1.f);
-        target -= (int32_t)CT_MIN32(max_frac * target, (float)(stereo_saving - 0.1f) *
-                                                           (float)(coded_stereo_dof << CT_BITRES));
+        target -= (int32_t)CT_MIN32(max_frac * target,
+                                    (float)(stereo_saving - 0.1f) *
+                                        (float)(coded_stereo_dof << CT_BITRES));
     }
-    /* Boost the rate according to dynalloc (minus the dynalloc average for calibration). */
+    /* Boost the rate according to dynalloc (minus the dynalloc average for
+     * calibration). */
     target += tot_boost - (19 << LM);
     /* Apply transient boost, compensating for average boost. */
     tf_calibration = 0.044f;
@@ -632,7 +677,8 @@ int32_t ct_celt_compute_vbr(const ct_celt_mode *mode, ct_analysis_info *analysis
 
         /* Tonality boost (compensating for the average). */
         tonal = CT_MAX16(0.f, analysis->tonality - .15f) - 0.12f;
-        tonal_target = target + (int32_t)((coded_bins << CT_BITRES) * 1.2f * tonal);
+        tonal_target =
+            target + (int32_t)((coded_bins << CT_BITRES) * 1.2f * tonal);
         if (pitch_change)
             tonal_target += (int32_t)((coded_bins << CT_BITRES) * .8f);
         target = tonal_target;
@@ -640,7 +686,8 @@ int32_t ct_celt_compute_vbr(const ct_celt_mode *mode, ct_analysis_info *analysis
 
     if (has_surround_mask && !lfe) {
         int32_t surround_target =
-            target + (int32_t)((float)surround_masking * (float)(coded_bins << CT_BITRES));
+            target + (int32_t)((float)surround_masking *
+                               (float)(coded_bins << CT_BITRES));
         target = CT_IMAX(target / 4, surround_target);
     }
 
@@ -648,13 +695,14 @@ int32_t ct_celt_compute_vbr(const ct_celt_mode *mode, ct_analysis_info *analysis
         int32_t floor_depth;
         int bins;
         bins = eBands[nbEBands - 2] << LM;
-        floor_depth = (int32_t)((float)(C * bins << CT_BITRES) * (float)maxDepth);
+        floor_depth =
+            (int32_t)((float)(C * bins << CT_BITRES) * (float)maxDepth);
         floor_depth = CT_IMAX(floor_depth, target >> 2);
         target = CT_IMIN(target, floor_depth);
     }
 
-    /* Make VBR less aggressive for constrained VBR because we can't keep a higher bitrate
-       for long. Needs tuning. */
+    /* Make VBR less aggressive for constrained VBR because we can't keep a
+       higher bitrate for long. Needs tuning. */
     if ((!has_surround_mask || lfe) && constrained_vbr)
         target = base_target + (int32_t)(0.67f * (target - base_target));
 

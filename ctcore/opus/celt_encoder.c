@@ -25,8 +25,8 @@
 #include "mathops.h"
 #include "rate.h"
 
-int ct_celt_encoder_init(ct_celt_encoder *st, int32_t sampling_rate, int channels,
-                         const ct_opus_dsp *dsp)
+int ct_celt_encoder_init(ct_celt_encoder *st, int32_t sampling_rate,
+                         int channels, const ct_opus_dsp *dsp)
 {
     if (channels < 0 || channels > 2)
         return CT_CELT_BAD_ARG;
@@ -149,7 +149,8 @@ int ct_celt_encoder_set_lsb_depth(ct_celt_encoder *st, int32_t value)
     return CT_CELT_OK;
 }
 
-int ct_celt_encoder_set_phase_inversion_disabled(ct_celt_encoder *st, int32_t value)
+int ct_celt_encoder_set_phase_inversion_disabled(ct_celt_encoder *st,
+                                                 int32_t value)
 {
     if (value < 0 || value > 1)
         return CT_CELT_BAD_ARG;
@@ -162,13 +163,15 @@ void ct_celt_encoder_set_signalling(ct_celt_encoder *st, int32_t value)
     st->signalling = value;
 }
 
-void ct_celt_encoder_set_analysis(ct_celt_encoder *st, const ct_analysis_info *info)
+void ct_celt_encoder_set_analysis(ct_celt_encoder *st,
+                                  const ct_analysis_info *info)
 {
     if (info)
         st->analysis = *info;
 }
 
-void ct_celt_encoder_set_silk_info(ct_celt_encoder *st, const ct_silk_info *info)
+void ct_celt_encoder_set_silk_info(ct_celt_encoder *st,
+                                   const ct_silk_info *info)
 {
     if (info)
         st->silk_info = *info;
@@ -212,8 +215,8 @@ static int toOpus(unsigned char c)
         return ret | (c & 0x7);
 }
 
-static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM, int tf_select,
-                      ct_ec_enc *enc)
+static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM,
+                      int tf_select, ct_ec_enc *enc)
 {
     int curr, i;
     int tf_select_rsv;
@@ -240,8 +243,8 @@ static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM, 
         logp = isTransient ? 4 : 5;
     }
     /* Only code tf_select if it would actually make a difference. */
-    if (tf_select_rsv &&
-        table[4 * isTransient + 0 + tf_changed] != table[4 * isTransient + 2 + tf_changed])
+    if (tf_select_rsv && table[4 * isTransient + 0 + tf_changed] !=
+                             table[4 * isTransient + 2 + tf_changed])
         ct_ec_enc_bit_logp(enc, tf_select, 1);
     else
         tf_select = 0;
@@ -249,8 +252,9 @@ static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM, 
         tf_res[i] = table[4 * isTransient + 2 * tf_select + tf_res[i]];
 }
 
-int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int frame_size,
-                           unsigned char *compressed, int nbCompressedBytes, ct_ec_enc *enc)
+int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
+                           int frame_size, unsigned char *compressed,
+                           int nbCompressedBytes, ct_ec_enc *enc)
 {
     enum {
         MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
@@ -404,13 +408,15 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
         if (st->bitrate != CT_CELT_BITRATE_MAX)
             nbCompressedBytes =
                 CT_IMAX(2, CT_IMIN(nbCompressedBytes,
-                                   (tmp + 4 * mode->Fs) / (8 * mode->Fs) - !!st->signalling));
+                                   (tmp + 4 * mode->Fs) / (8 * mode->Fs) -
+                                       !!st->signalling));
         effectiveBytes = nbCompressedBytes - nbFilledBytes;
     }
     equiv_rate = ((int32_t)nbCompressedBytes * 8 * 50 >> (3 - LM)) -
                  (40 * C + 20) * ((400 >> LM) - 50);
     if (st->bitrate != CT_CELT_BITRATE_MAX)
-        equiv_rate = CT_IMIN(equiv_rate, st->bitrate - (40 * C + 20) * ((400 >> LM) - 50));
+        equiv_rate = CT_IMIN(equiv_rate,
+                             st->bitrate - (40 * C + 20) * ((400 >> LM) - 50));
 
     if (enc == NULL) {
         ct_ec_enc_init(&_enc, compressed, nbCompressedBytes);
@@ -427,13 +433,14 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             int32_t max_allowed;
             /* We could use any multiple of vbr_rate as bound (depending on the
                 delay).
-               This is clamped to ensure we use at least two bytes if the encoder
-                was entirely empty, but to allow 0 in hybrid mode. */
+               This is clamped to ensure we use at least two bytes if the
+               encoder was entirely empty, but to allow 0 in hybrid mode. */
             vbr_bound = vbr_rate;
-            max_allowed = CT_IMIN(CT_IMAX(tell == 1 ? 2 : 0,
-                                          (vbr_rate + vbr_bound - st->vbr_reservoir) >>
-                                              (CT_BITRES + 3)),
-                                  nbAvailableBytes);
+            max_allowed =
+                CT_IMIN(CT_IMAX(tell == 1 ? 2 : 0,
+                                (vbr_rate + vbr_bound - st->vbr_reservoir) >>
+                                    (CT_BITRES + 3)),
+                        nbAvailableBytes);
             if (max_allowed < nbAvailableBytes) {
                 nbCompressedBytes = nbFilledBytes + max_allowed;
                 nbAvailableBytes = max_allowed;
@@ -449,9 +456,11 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
 
     /* ---- front end: silence, pre-emphasis, prefilter ---- */
 
-    sample_max = CT_MAX32(st->overlap_max, ct_celt_maxabs16(pcm, C * (N - overlap) / st->upsample));
-    st->overlap_max =
-        ct_celt_maxabs16(pcm + C * (N - overlap) / st->upsample, C * overlap / st->upsample);
+    sample_max =
+        CT_MAX32(st->overlap_max,
+                 ct_celt_maxabs16(pcm, C * (N - overlap) / st->upsample));
+    st->overlap_max = ct_celt_maxabs16(pcm + C * (N - overlap) / st->upsample,
+                                       C * overlap / st->upsample);
     sample_max = CT_MAX32(sample_max, st->overlap_max);
     silence = (sample_max <= (float)1 / (1 << st->lsb_depth));
     if (tell == 1)
@@ -461,7 +470,8 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     if (silence) {
         /*In VBR mode there is no need to send more than the minimum. */
         if (vbr_rate > 0) {
-            effectiveBytes = nbCompressedBytes = CT_IMIN(nbCompressedBytes, nbFilledBytes + 2);
+            effectiveBytes = nbCompressedBytes =
+                CT_IMIN(nbCompressedBytes, nbFilledBytes + 2);
             total_bits = nbCompressedBytes * 8;
             nbAvailableBytes = 2;
             ct_ec_enc_shrink(enc, nbCompressedBytes);
@@ -475,21 +485,23 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     do {
         int need_clip = 0;
         need_clip = st->clip && sample_max > 65536.f;
-        ct_celt_preemphasis(pcm + c, in + c * (N + overlap) + overlap, N, CC, st->upsample,
-                            mode->preemph, st->preemph_memE + c, need_clip);
+        ct_celt_preemphasis(pcm + c, in + c * (N + overlap) + overlap, N, CC,
+                            st->upsample, mode->preemph, st->preemph_memE + c,
+                            need_clip);
     } while (++c < CC);
 
     /* Find pitch period and gain */
     {
         int enabled;
         int qg;
-        enabled = ((st->lfe && nbAvailableBytes > 3) || nbAvailableBytes > 12 * C) && !hybrid &&
-                  !silence && !st->disable_pf && st->complexity >= 5;
+        enabled =
+            ((st->lfe && nbAvailableBytes > 3) || nbAvailableBytes > 12 * C) &&
+            !hybrid && !silence && !st->disable_pf && st->complexity >= 5;
 
         prefilter_tapset = st->tapset_decision;
-        pf_on = ct_celt_run_prefilter(st, in, prefilter_mem, CC, N, prefilter_tapset,
-                                      &pitch_index, &gain1, &qg, enabled, nbAvailableBytes,
-                                      &st->analysis);
+        pf_on = ct_celt_run_prefilter(
+            st, in, prefilter_mem, CC, N, prefilter_tapset, &pitch_index,
+            &gain1, &qg, enabled, nbAvailableBytes, &st->analysis);
         if ((gain1 > .4f || st->prefilter_gain > .4f) &&
             (!st->analysis.valid || st->analysis.tonality > .3) &&
             (pitch_index > 1.26 * st->prefilter_period ||
@@ -518,13 +530,15 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     isTransient = 0;
     shortBlocks = 0;
     if (st->complexity >= 1 && !st->lfe) {
-        /* Reduces the likelihood of energy instability on fricatives at low bitrate
-           in hybrid mode. It seems like we still want to have real transients on vowels
-           though (small SILK quantization offset value). */
+        /* Reduces the likelihood of energy instability on fricatives at low
+           bitrate in hybrid mode. It seems like we still want to have real
+           transients on vowels though (small SILK quantization offset value).
+         */
         int allow_weak_transients =
             hybrid && effectiveBytes < 15 && st->silk_info.signalType != 2;
-        isTransient = ct_celt_transient_analysis(in, N + overlap, CC, &tf_estimate, &tf_chan,
-                                                 allow_weak_transients, &weak_transient);
+        isTransient = ct_celt_transient_analysis(
+            in, N + overlap, CC, &tf_estimate, &tf_chan, allow_weak_transients,
+            &weak_transient);
     }
     if (LM > 0 && ct_ec_tell(enc) + 3 <= total_bits) {
         if (isTransient)
@@ -537,7 +551,8 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     secondMdct = shortBlocks && st->complexity >= 8;
     if (secondMdct) {
         ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample);
-        ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM, &st->dsp);
+        ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
+                                      &st->dsp);
         ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE2, C);
         for (i = 0; i < C * nbEBands; i++)
             bandLogE2[i] += .5f * LM;
@@ -559,23 +574,28 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     memset(surround_dynalloc, 0, end * sizeof(*surround_dynalloc));
     /* This computes how much masking takes place between surround channels */
     if (!hybrid && st->energy_mask && !st->lfe)
-        ct_celt_surround_masking(st, C, surround_dynalloc, &surround_trim, &surround_masking);
+        ct_celt_surround_masking(st, C, surround_dynalloc, &surround_trim,
+                                 &surround_masking);
     /* Temporal VBR (but not for LFE) */
     if (!st->lfe)
-        temporal_vbr = ct_celt_temporal_vbr(st, bandLogE, start, end, C, shortBlocks, LM);
+        temporal_vbr =
+            ct_celt_temporal_vbr(st, bandLogE, start, end, C, shortBlocks, LM);
 
     if (!secondMdct)
         memcpy(bandLogE2, bandLogE, C * nbEBands * sizeof(*bandLogE2));
 
     /* Last chance to catch any transient we might have missed in the
        time-domain analysis */
-    if (LM > 0 && ct_ec_tell(enc) + 3 <= total_bits && !isTransient && st->complexity >= 5 &&
-        !st->lfe && !hybrid) {
-        if (ct_celt_patch_transient_decision(bandLogE, oldBandE, nbEBands, start, end, C)) {
+    if (LM > 0 && ct_ec_tell(enc) + 3 <= total_bits && !isTransient &&
+        st->complexity >= 5 && !st->lfe && !hybrid) {
+        if (ct_celt_patch_transient_decision(bandLogE, oldBandE, nbEBands,
+                                             start, end, C)) {
             isTransient = 1;
             shortBlocks = M;
-            ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM, st->upsample);
-            ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM, &st->dsp);
+            ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
+                                  st->upsample);
+            ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
+                                          &st->dsp);
             ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE, C);
             /* Compensate for the scaling of short vs long mdcts */
             for (i = 0; i < C * nbEBands; i++)
@@ -592,31 +612,34 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
 
     /* ---- decisions: dynalloc, tf resolution ---- */
 
-    enable_tf_analysis = effectiveBytes >= 15 * C && !hybrid && st->complexity >= 2 && !st->lfe;
+    enable_tf_analysis =
+        effectiveBytes >= 15 * C && !hybrid && st->complexity >= 2 && !st->lfe;
 
-    maxDepth = ct_celt_dynalloc_analysis(bandLogE, bandLogE2, nbEBands, start, end, C, offsets,
-                                         st->lsb_depth, mode->logN, isTransient, st->vbr,
-                                         st->constrained_vbr, eBands, LM, effectiveBytes,
-                                         &tot_boost, st->lfe, surround_dynalloc, &st->analysis,
-                                         importance, spread_weight);
+    maxDepth = ct_celt_dynalloc_analysis(
+        bandLogE, bandLogE2, nbEBands, start, end, C, offsets, st->lsb_depth,
+        mode->logN, isTransient, st->vbr, st->constrained_vbr, eBands, LM,
+        effectiveBytes, &tot_boost, st->lfe, surround_dynalloc, &st->analysis,
+        importance, spread_weight);
 
     /* Disable variable tf resolution for hybrid and at very low bitrate */
     if (enable_tf_analysis) {
         int lambda;
         lambda = CT_IMAX(80, 20480 / effectiveBytes + 2);
-        tf_select = ct_celt_tf_analysis(mode, effEnd, isTransient, tf_res, lambda, X, N, LM,
-                                        tf_estimate, tf_chan, importance);
+        tf_select =
+            ct_celt_tf_analysis(mode, effEnd, isTransient, tf_res, lambda, X, N,
+                                LM, tf_estimate, tf_chan, importance);
         for (i = effEnd; i < end; i++)
             tf_res[i] = tf_res[effEnd - 1];
     } else if (hybrid && weak_transient) {
-        /* For weak transients, we rely on the fact that improving time resolution using
-           TF on a long window is imperfect and will not result in an energy collapse at
-           low bitrate. */
+        /* For weak transients, we rely on the fact that improving time
+           resolution using TF on a long window is imperfect and will not result
+           in an energy collapse at low bitrate. */
         for (i = 0; i < end; i++)
             tf_res[i] = 1;
         tf_select = 0;
     } else if (hybrid && effectiveBytes < 15 && st->silk_info.signalType != 2) {
-        /* For low bitrate hybrid, we force temporal resolution to 5 ms rather than 2.5 ms. */
+        /* For low bitrate hybrid, we force temporal resolution to 5 ms rather
+         * than 2.5 ms. */
         for (i = 0; i < end; i++)
             tf_res[i] = 0;
         tf_select = isTransient;
@@ -631,16 +654,19 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     c = 0;
     do {
         for (i = start; i < end; i++) {
-            /* When the energy is stable, slightly bias energy quantization towards
-               the previous error to make the gain more stable (a constant offset is
-               better than fluctuations). */
-            if (CT_ABS32(bandLogE[i + c * nbEBands] - oldBandE[i + c * nbEBands]) < 2.f)
-                bandLogE[i + c * nbEBands] -= energyError[i + c * nbEBands] * 0.25f;
+            /* When the energy is stable, slightly bias energy quantization
+               towards the previous error to make the gain more stable (a
+               constant offset is better than fluctuations). */
+            if (CT_ABS32(bandLogE[i + c * nbEBands] -
+                         oldBandE[i + c * nbEBands]) < 2.f)
+                bandLogE[i + c * nbEBands] -=
+                    energyError[i + c * nbEBands] * 0.25f;
         }
     } while (++c < C);
-    ct_celt_quant_coarse_energy(mode, start, end, effEnd, bandLogE, oldBandE, total_bits, error,
-                                enc, C, LM, nbAvailableBytes, st->force_intra,
-                                &st->delayedIntra, st->complexity >= 4, st->loss_rate, st->lfe);
+    ct_celt_quant_coarse_energy(mode, start, end, effEnd, bandLogE, oldBandE,
+                                total_bits, error, enc, C, LM, nbAvailableBytes,
+                                st->force_intra, &st->delayedIntra,
+                                st->complexity >= 4, st->loss_rate, st->lfe);
 
     tf_encode(start, end, isTransient, tf_res, LM, tf_select, enc);
 
@@ -657,7 +683,8 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
                 st->spread_decision = SPREAD_NORMAL;
             else
                 st->spread_decision = SPREAD_AGGRESSIVE;
-        } else if (shortBlocks || st->complexity < 3 || nbAvailableBytes < 10 * C) {
+        } else if (shortBlocks || st->complexity < 3 ||
+                   nbAvailableBytes < 10 * C) {
             if (st->complexity == 0)
                 st->spread_decision = SPREAD_NONE;
             else
@@ -666,8 +693,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             /* The reference's tonality-based spreading and tapset estimator is
                disabled (#if 0): spreading_decision() works best. */
             st->spread_decision = ct_celt_spreading_decision(
-                mode, X, &st->tonal_average, st->spread_decision, &st->hf_average,
-                &st->tapset_decision, pf_on && !shortBlocks, effEnd, C, M, spread_weight);
+                mode, X, &st->tonal_average, st->spread_decision,
+                &st->hf_average, &st->tapset_decision, pf_on && !shortBlocks,
+                effEnd, C, M, spread_weight);
         }
         ct_ec_enc_icdf(enc, st->spread_decision, ct_celt_spread_icdf, 5);
     }
@@ -694,7 +722,8 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
         quanta = CT_IMIN(width << CT_BITRES, CT_IMAX(6 << CT_BITRES, width));
         dynalloc_loop_logp = dynalloc_logp;
         boost = 0;
-        for (j = 0; tell + (dynalloc_loop_logp << CT_BITRES) < total_bits - total_boost &&
+        for (j = 0; tell + (dynalloc_loop_logp << CT_BITRES) <
+                        total_bits - total_boost &&
                     boost < cap[i];
              j++) {
             int flag;
@@ -716,19 +745,21 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     /* ---- decisions: stereo, intensity, trim ---- */
 
     if (C == 2) {
-        static const float intensity_thresholds[21] =
-            /* 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19  20  off*/
-            {1, 2, 3, 4, 5, 6, 7, 8, 16, 24, 36, 44, 50, 56, 62, 67, 72, 79, 88, 106, 134};
-        static const float intensity_histeresis[21] = {1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2,
-                                                       2, 2, 2, 3, 3, 4, 5, 6, 8, 8};
+        /* intensity stereo from band i on below thresholds[i] kb/s of
+           equivalent rate; above the last, 21: off */
+        static const float intensity_thresholds[21] = {
+            1,  2,  3,  4,  5,  6,  7,  8,  16,  24, 36,
+            44, 50, 56, 62, 67, 72, 79, 88, 106, 134};
+        static const float intensity_histeresis[21] = {
+            1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 3, 4, 5, 6, 8, 8};
 
         /* Always use MS for 2.5 ms frames until we can do a better analysis */
         if (LM != 0)
             dual_stereo = ct_celt_stereo_analysis(mode, X, LM, N);
 
-        st->intensity = ct_celt_hysteresis_decision((float)(equiv_rate / 1000),
-                                                    intensity_thresholds, intensity_histeresis,
-                                                    21, st->intensity);
+        st->intensity = ct_celt_hysteresis_decision(
+            (float)(equiv_rate / 1000), intensity_thresholds,
+            intensity_histeresis, 21, st->intensity);
         st->intensity = CT_IMIN(end, CT_IMAX(start, st->intensity));
     }
 
@@ -738,10 +769,10 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             st->stereo_saving = 0;
             alloc_trim = 5;
         } else {
-            alloc_trim = ct_celt_alloc_trim_analysis(mode, X, bandLogE, end, LM, C, N,
-                                                     &st->analysis, &st->stereo_saving,
-                                                     tf_estimate, st->intensity, surround_trim,
-                                                     equiv_rate, &st->dsp);
+            alloc_trim = ct_celt_alloc_trim_analysis(
+                mode, X, bandLogE, end, LM, C, N, &st->analysis,
+                &st->stereo_saving, tf_estimate, st->intensity, surround_trim,
+                equiv_rate, &st->dsp);
         }
         ct_ec_enc_icdf(enc, alloc_trim, ct_celt_trim_icdf, 7);
         tell = ct_ec_tell_frac(enc);
@@ -757,8 +788,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
         int32_t min_allowed;
         int lm_diff = mode->maxLM - LM;
 
-        /* Don't attempt to use more than 510 kb/s, even for frames smaller than 20 ms.
-           The CELT allocator will just not be able to use more than that anyway. */
+        /* Don't attempt to use more than 510 kb/s, even for frames smaller than
+           20 ms. The CELT allocator will just not be able to use more than that
+           anyway. */
         nbCompressedBytes = CT_IMIN(nbCompressedBytes, 1275 >> (3 - LM));
         if (!hybrid)
             base_target = vbr_rate - ((40 * C + 20) << CT_BITRES);
@@ -769,24 +801,26 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             base_target += (st->vbr_offset >> lm_diff);
 
         if (!hybrid) {
-            target = ct_celt_compute_vbr(mode, &st->analysis, base_target, LM, equiv_rate,
-                                         st->lastCodedBands, C, st->intensity,
-                                         st->constrained_vbr, st->stereo_saving, tot_boost,
-                                         tf_estimate, pitch_change, maxDepth, st->lfe,
-                                         st->energy_mask != NULL, surround_masking,
-                                         temporal_vbr);
+            target = ct_celt_compute_vbr(
+                mode, &st->analysis, base_target, LM, equiv_rate,
+                st->lastCodedBands, C, st->intensity, st->constrained_vbr,
+                st->stereo_saving, tot_boost, tf_estimate, pitch_change,
+                maxDepth, st->lfe, st->energy_mask != NULL, surround_masking,
+                temporal_vbr);
         } else {
             target = base_target;
-            /* Tonal frames (offset<100) need more bits than noisy (offset>100) ones. */
+            /* Tonal frames (offset<100) need more bits than noisy (offset>100)
+             * ones. */
             if (st->silk_info.offset < 100)
                 target += 12 << CT_BITRES >> (3 - LM);
             if (st->silk_info.offset > 100)
                 target -= 18 << CT_BITRES >> (3 - LM);
-            /* Boosting bitrate on transients and vowels with significant temporal
-               spikes. */
+            /* Boosting bitrate on transients and vowels with significant
+               temporal spikes. */
             target += (int32_t)((tf_estimate - .25f) * (50 << CT_BITRES));
-            /* If we have a strong transient, let's make sure it has enough bits to code
-               the first two bands, so that it can use folding rather than noise. */
+            /* If we have a strong transient, let's make sure it has enough bits
+               to code the first two bands, so that it can use folding rather
+               than noise. */
             if (tf_estimate > .7f)
                 target = CT_IMAX(target, 50 << CT_BITRES);
         }
@@ -797,14 +831,17 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             result in the encoder running out of bits.
            The margin of 2 bytes ensures that none of the bust-prevention logic
             in the decoder will have triggered so far. */
-        min_allowed = ((tell + total_boost + (1 << (CT_BITRES + 3)) - 1) >> (CT_BITRES + 3)) + 2;
+        min_allowed = ((tell + total_boost + (1 << (CT_BITRES + 3)) - 1) >>
+                       (CT_BITRES + 3)) +
+                      2;
         /* Take into account the 37 bits we need to have left in the packet to
-           signal a redundant frame in hybrid mode. Creating a shorter packet would
-           create an entropy coder desync. */
+           signal a redundant frame in hybrid mode. Creating a shorter packet
+           would create an entropy coder desync. */
         if (hybrid)
-            min_allowed = CT_IMAX(min_allowed, (tell0_frac + (37 << CT_BITRES) + total_boost +
-                                                (1 << (CT_BITRES + 3)) - 1) >>
-                                                   (CT_BITRES + 3));
+            min_allowed = CT_IMAX(min_allowed,
+                                  (tell0_frac + (37 << CT_BITRES) +
+                                   total_boost + (1 << (CT_BITRES + 3)) - 1) >>
+                                      (CT_BITRES + 3));
 
         nbAvailableBytes = (target + (1 << (CT_BITRES + 2))) >> (CT_BITRES + 3);
         nbAvailableBytes = CT_IMAX(min_allowed, nbAvailableBytes);
@@ -837,8 +874,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
 
         /* Compute the offset we need to apply in order to reach the target */
         if (st->constrained_vbr) {
-            st->vbr_drift += (int32_t)(alpha * ((delta * (1 << lm_diff)) - st->vbr_offset -
-                                                st->vbr_drift));
+            st->vbr_drift +=
+                (int32_t)(alpha * ((delta * (1 << lm_diff)) - st->vbr_offset -
+                                   st->vbr_drift));
             st->vbr_offset = -st->vbr_drift;
         }
 
@@ -850,16 +888,20 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
             st->vbr_reservoir = 0;
         }
         nbCompressedBytes = CT_IMIN(nbCompressedBytes, nbAvailableBytes);
-        /* This moves the raw bits to take into account the new compressed size */
+        /* This moves the raw bits to take into account the new compressed size
+         */
         ct_ec_enc_shrink(enc, nbCompressedBytes);
     }
 
     /* ---- coding: allocation, fine energy, bands ---- */
 
     /* bits =           packet size                    - where we are - safety*/
-    bits = (int32_t)((((int32_t)nbCompressedBytes * 8) << CT_BITRES) - ct_ec_tell_frac(enc) - 1);
+    bits = (int32_t)((((int32_t)nbCompressedBytes * 8) << CT_BITRES) -
+                     ct_ec_tell_frac(enc) - 1);
     anti_collapse_rsv =
-        isTransient && LM >= 2 && bits >= ((LM + 2) << CT_BITRES) ? (1 << CT_BITRES) : 0;
+        isTransient && LM >= 2 && bits >= ((LM + 2) << CT_BITRES)
+            ? (1 << CT_BITRES)
+            : 0;
     bits -= anti_collapse_rsv;
     signalBandwidth = end - 1;
     if (st->analysis.valid) {
@@ -878,34 +920,38 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm, int f
     }
     if (st->lfe)
         signalBandwidth = 1;
-    codedBands = ct_celt_compute_allocation(mode, start, end, offsets, cap, alloc_trim,
-                                            &st->intensity, &dual_stereo, bits, &balance, pulses,
-                                            fine_quant, fine_priority, C, LM, enc, 1,
-                                            st->lastCodedBands, signalBandwidth);
+    codedBands = ct_celt_compute_allocation(
+        mode, start, end, offsets, cap, alloc_trim, &st->intensity,
+        &dual_stereo, bits, &balance, pulses, fine_quant, fine_priority, C, LM,
+        enc, 1, st->lastCodedBands, signalBandwidth);
     if (st->lastCodedBands)
         st->lastCodedBands =
-            CT_IMIN(st->lastCodedBands + 1, CT_IMAX(st->lastCodedBands - 1, codedBands));
+            CT_IMIN(st->lastCodedBands + 1,
+                    CT_IMAX(st->lastCodedBands - 1, codedBands));
     else
         st->lastCodedBands = codedBands;
 
-    ct_celt_quant_fine_energy(mode, start, end, oldBandE, error, fine_quant, enc, C);
+    ct_celt_quant_fine_energy(mode, start, end, oldBandE, error, fine_quant,
+                              enc, C);
 
     /* Residual quantisation */
-    ct_celt_quant_all_bands(mode, start, end, X, C == 2 ? X + N : NULL, collapse_masks, bandE,
-                            pulses, shortBlocks, st->spread_decision, dual_stereo,
-                            st->intensity, tf_res,
-                            nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv, balance,
-                            enc, LM, codedBands, &st->rng, st->complexity, &st->dsp,
-                            st->disable_inv);
+    ct_celt_quant_all_bands(
+        mode, start, end, X, C == 2 ? X + N : NULL, collapse_masks, bandE,
+        pulses, shortBlocks, st->spread_decision, dual_stereo, st->intensity,
+        tf_res, nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv,
+        balance, enc, LM, codedBands, &st->rng, st->complexity, &st->dsp,
+        st->disable_inv);
 
-    /* ---- coding: anti-collapse, energy finalisation, next frame's state ---- */
+    /* ---- coding: anti-collapse, energy finalisation, next frame's state ----
+     */
 
     if (anti_collapse_rsv > 0) {
         anti_collapse_on = st->consec_transient < 2;
         ct_ec_enc_bits(enc, anti_collapse_on, 1);
     }
-    ct_celt_quant_energy_finalise(mode, start, end, oldBandE, error, fine_quant, fine_priority,
-                                  nbCompressedBytes * 8 - ct_ec_tell(enc), enc, C);
+    ct_celt_quant_energy_finalise(
+        mode, start, end, oldBandE, error, fine_quant, fine_priority,
+        nbCompressedBytes * 8 - ct_ec_tell(enc), enc, C);
     memset(energyError, 0, nbEBands * CC * sizeof(*energyError));
     c = 0;
     do {

@@ -70,16 +70,16 @@
 /* The standard mode's sizes the state is built for (and
  * CT_CELT_COMBFILTER_MAXPERIOD, comb_filter.h). */
 #define CT_CELT_MAX_CHANNELS 2
-#define CT_CELT_OVERLAP 120
-#define CT_CELT_NB_EBANDS 21
+#define CT_CELT_OVERLAP      120
+#define CT_CELT_NB_EBANDS    21
 
 /* OPUS_BITRATE_MAX: no rate limit (CBR at the packet's size). */
 #define CT_CELT_BITRATE_MAX (-1)
 
 /* The return values of the setters and of ct_celt_encode_with_ec's
  * errors: libopus' OPUS_OK, OPUS_BAD_ARG, OPUS_INTERNAL_ERROR. */
-#define CT_CELT_OK 0
-#define CT_CELT_BAD_ARG (-1)
+#define CT_CELT_OK             0
+#define CT_CELT_BAD_ARG        (-1)
 #define CT_CELT_INTERNAL_ERROR (-3)
 
 /* celt/celt.h SILKInfo: what the SILK layer tells CELT in hybrid mode. */
@@ -104,7 +104,8 @@ typedef struct ct_celt_encoder {
     int32_t bitrate;
     int vbr;
     int signalling;
-    int constrained_vbr; /* if zero, VBR can do whatever it likes with the rate */
+    int constrained_vbr; /* if zero, VBR can do whatever it likes with the rate
+                          */
     int loss_rate;
     int lsb_depth;
     int lfe;
@@ -155,8 +156,8 @@ typedef struct ct_celt_encoder {
  * settings' defaults (complexity 5, CBR at the packet's size, constrained
  * VBR once VBR is on, signalling 1, lsb_depth 24), then a reset. dsp is
  * copied. Returns CT_CELT_OK or CT_CELT_BAD_ARG. */
-int ct_celt_encoder_init(ct_celt_encoder *st, int32_t sampling_rate, int channels,
-                         const ct_opus_dsp *dsp);
+int ct_celt_encoder_init(ct_celt_encoder *st, int32_t sampling_rate,
+                         int channels, const ct_opus_dsp *dsp);
 
 /* OPUS_RESET_STATE: clears everything from rng on, then oldLogE and
  * oldLogE2 at -28, delayedIntra 1, spread_decision SPREAD_NORMAL,
@@ -166,28 +167,36 @@ void ct_celt_encoder_reset(ct_celt_encoder *st);
 /* The celt_encoder_ctl requests opus_encoder.c makes, with the reference's
  * checks. Those returning int return CT_CELT_OK, or CT_CELT_BAD_ARG and
  * leave the state as it was. */
-int ct_celt_encoder_set_complexity(ct_celt_encoder *st, int value);        /* 0..10 */
-int ct_celt_encoder_set_start_band(ct_celt_encoder *st, int32_t value);    /* 0..20 */
-int ct_celt_encoder_set_end_band(ct_celt_encoder *st, int32_t value);      /* 1..21 */
+int ct_celt_encoder_set_complexity(ct_celt_encoder *st, int value); /* 0..10 */
+int ct_celt_encoder_set_start_band(ct_celt_encoder *st,
+                                   int32_t value); /* 0..20 */
+int ct_celt_encoder_set_end_band(ct_celt_encoder *st,
+                                 int32_t value); /* 1..21 */
 /* CELT_SET_PREDICTION: 0 independent frames (force_intra, no prefilter),
  * 1 no prefilter, 2 everything. */
 int ct_celt_encoder_set_prediction(ct_celt_encoder *st, int value);
-int ct_celt_encoder_set_packet_loss_perc(ct_celt_encoder *st, int value); /* 0..100 */
+int ct_celt_encoder_set_packet_loss_perc(ct_celt_encoder *st,
+                                         int value); /* 0..100 */
 void ct_celt_encoder_set_vbr_constraint(ct_celt_encoder *st, int32_t value);
 void ct_celt_encoder_set_vbr(ct_celt_encoder *st, int32_t value);
 /* > 500 or CT_CELT_BITRATE_MAX; clamped to 260000 per channel. */
 int ct_celt_encoder_set_bitrate(ct_celt_encoder *st, int32_t value);
-int ct_celt_encoder_set_channels(ct_celt_encoder *st, int32_t value); /* stream_channels 1..2 */
-int ct_celt_encoder_set_lsb_depth(ct_celt_encoder *st, int32_t value); /* 8..24 */
-int ct_celt_encoder_set_phase_inversion_disabled(ct_celt_encoder *st, int32_t value); /* 0..1 */
+int ct_celt_encoder_set_channels(ct_celt_encoder *st,
+                                 int32_t value); /* stream_channels 1..2 */
+int ct_celt_encoder_set_lsb_depth(ct_celt_encoder *st,
+                                  int32_t value); /* 8..24 */
+int ct_celt_encoder_set_phase_inversion_disabled(ct_celt_encoder *st,
+                                                 int32_t value); /* 0..1 */
 /* 0 for every use by opus_encoder.c (the default is 1). Non-zero: as in
  * Debian's build (custom modes), a frame with enc == NULL starts with its
  * TOC byte (and end is rounded to what the TOC can say), the CBR size and
  * the VBR rate leave room for it, and the returned size counts it. */
 void ct_celt_encoder_set_signalling(ct_celt_encoder *st, int32_t value);
 /* Copied; NULL is ignored, as the reference. */
-void ct_celt_encoder_set_analysis(ct_celt_encoder *st, const ct_analysis_info *info);
-void ct_celt_encoder_set_silk_info(ct_celt_encoder *st, const ct_silk_info *info);
+void ct_celt_encoder_set_analysis(ct_celt_encoder *st,
+                                  const ct_analysis_info *info);
+void ct_celt_encoder_set_silk_info(ct_celt_encoder *st,
+                                   const ct_silk_info *info);
 void ct_celt_encoder_set_lfe(ct_celt_encoder *st, int32_t value);
 /* Kept as a pointer (read at every frame); NULL: none. */
 void ct_celt_encoder_set_energy_mask(ct_celt_encoder *st, const float *value);
@@ -198,15 +207,17 @@ const ct_celt_mode *ct_celt_encoder_get_mode(const ct_celt_encoder *st);
 
 /* celt_encode_with_ec: encodes frame_size samples per channel (120, 240,
  * 480 or 960 at 48 kHz, divided by upsample) of interleaved pcm (full
- * scale +-1.0, CC = channels interleaved) into compressed[0..nbCompressedBytes) (enc == NULL: a
- * range coder of its own on compressed) or on enc, which the caller has
- * started and finishes. Returns the bytes used or a CT_CELT_* error. */
-int ct_celt_encode_with_ec(ct_celt_encoder *st, const float *pcm, int frame_size,
-                           unsigned char *compressed, int nbCompressedBytes, ct_ec_enc *enc);
+ * scale +-1.0, CC = channels interleaved) into compressed[0..nbCompressedBytes)
+ * (enc == NULL: a range coder of its own on compressed) or on enc, which the
+ * caller has started and finishes. Returns the bytes used or a CT_CELT_* error.
+ */
+int ct_celt_encode_with_ec(ct_celt_encoder *st, const float *pcm,
+                           int frame_size, unsigned char *compressed,
+                           int nbCompressedBytes, ct_ec_enc *enc);
 
 /* celt_preemphasis (also called by the multistream encoder's surround
  * analysis). */
-void ct_celt_preemphasis(const float *pcmp, float *inp, int N, int CC, int upsample,
-                         const float *coef, float *mem, int clip);
+void ct_celt_preemphasis(const float *pcmp, float *inp, int N, int CC,
+                         int upsample, const float *coef, float *mem, int clip);
 
 #endif

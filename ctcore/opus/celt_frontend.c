@@ -21,9 +21,9 @@
 #include "mdct.h"
 #include "pitch.h"
 
-int ct_celt_transient_analysis(const float *restrict in, int len, int C, float *tf_estimate,
-                               int *tf_chan, int allow_weak_transients,
-                               int *weak_transient)
+int ct_celt_transient_analysis(const float *restrict in, int len, int C,
+                               float *tf_estimate, int *tf_chan,
+                               int allow_weak_transients, int *weak_transient)
 {
     int i;
     float tmp[CT_CELT_MAX_N + CT_CELT_OVERLAP];
@@ -111,7 +111,8 @@ int ct_celt_transient_analysis(const float *restrict in, int len, int C, float *
         for (i = 12; i < len2 - 5; i += 4) {
             int id;
             /* Do not round to nearest */
-            id = (int)CT_MAX32(0, CT_MIN32(127, floor(64 * norm * (tmp[i] + CT_EPSILON))));
+            id = (int)CT_MAX32(
+                0, CT_MIN32(127, floor(64 * norm * (tmp[i] + CT_EPSILON))));
             unmask += inv_table[id];
         }
         /* Normalize, compensate for the 1/4th of the sample and the factor of 6
@@ -140,8 +141,8 @@ int ct_celt_transient_analysis(const float *restrict in, int len, int C, float *
 
 /* Looks for sudden increases of energy to decide whether we need to patch
    the transient decision */
-int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands, int start,
-                                     int end, int C)
+int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands,
+                                     int start, int end, int C)
 {
     int i, c;
     float mean_diff = 0;
@@ -155,8 +156,8 @@ int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands, int
     } else {
         spread_old[start] = CT_MAX16(oldE[start], oldE[start + nbEBands]);
         for (i = start + 1; i < end; i++)
-            spread_old[i] =
-                CT_MAX16(spread_old[i - 1] - 1.0f, CT_MAX16(oldE[i], oldE[i + nbEBands]));
+            spread_old[i] = CT_MAX16(spread_old[i - 1] - 1.0f,
+                                     CT_MAX16(oldE[i], oldE[i + nbEBands]));
     }
     for (i = end - 2; i >= start; i--)
         spread_old[i] = CT_MAX16(spread_old[i], spread_old[i + 1] - 1.0f);
@@ -176,8 +177,9 @@ int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands, int
 
 /** Apply window and compute the MDCT for all sub-frames and
     all channels in a frame */
-void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *restrict in,
-                           float *restrict out, int C, int CC, int LM, int upsample)
+void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks,
+                           float *restrict in, float *restrict out, int C,
+                           int CC, int LM, int upsample)
 {
     const int overlap = mode->overlap;
     int N;
@@ -198,7 +200,8 @@ void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *res
         for (b = 0; b < B; b++) {
             /* Interleaving the sub-frames while doing the MDCTs */
             ct_clt_mdct_forward(&mode->mdct, in + c * (B * N + overlap) + b * N,
-                                &out[b + c * N * B], mode->window, overlap, shift, B);
+                                &out[b + c * N * B], mode->window, overlap,
+                                shift, B);
         }
     } while (++c < CC);
     if (CC == 2 && C == 1) {
@@ -216,8 +219,9 @@ void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *res
     }
 }
 
-void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N, int CC,
-                         int upsample, const float *coef, float *mem, int clip)
+void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
+                         int CC, int upsample, const float *coef, float *mem,
+                         int clip)
 {
     int i;
     float coef0;
@@ -249,7 +253,8 @@ void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
     if (clip) {
         /* Clip input to avoid encoding non-portable files */
         for (i = 0; i < Nu; i++)
-            inp[i * upsample] = CT_MAX32(-65536.f, CT_MIN32(65536.f, inp[i * upsample]));
+            inp[i * upsample] =
+                CT_MAX32(-65536.f, CT_MIN32(65536.f, inp[i * upsample]));
     }
     /* The standard mode's coef[1] is 0: no second pre-emphasis stage. */
     for (i = 0; i < N; i++) {
@@ -262,12 +267,14 @@ void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
     *mem = m;
 }
 
-int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, int CC, int N,
-                          int prefilter_tapset, int *pitch, float *gain, int *qgain,
-                          int enabled, int nbAvailableBytes, ct_analysis_info *analysis)
+int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
+                          int CC, int N, int prefilter_tapset, int *pitch,
+                          float *gain, int *qgain, int enabled,
+                          int nbAvailableBytes, ct_analysis_info *analysis)
 {
     int c;
-    float _pre[CT_CELT_MAX_CHANNELS * (CT_CELT_MAX_N + CT_CELT_COMBFILTER_MAXPERIOD)];
+    float _pre[CT_CELT_MAX_CHANNELS *
+               (CT_CELT_MAX_N + CT_CELT_COMBFILTER_MAXPERIOD)];
     float *pre[2];
     const ct_celt_mode *mode;
     int pitch_index;
@@ -276,7 +283,10 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, 
     int pf_on;
     int qg;
     int overlap;
-    enum { MAXP = CT_CELT_COMBFILTER_MAXPERIOD, MINP = CT_CELT_COMBFILTER_MINPERIOD };
+    enum {
+        MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
+        MINP = CT_CELT_COMBFILTER_MINPERIOD
+    };
 
     mode = st->mode;
     overlap = mode->overlap;
@@ -287,7 +297,8 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, 
     c = 0;
     do {
         memcpy(pre[c], prefilter_mem + c * MAXP, MAXP * sizeof(float));
-        memcpy(pre[c] + MAXP, in + c * (N + overlap) + overlap, N * sizeof(float));
+        memcpy(pre[c] + MAXP, in + c * (N + overlap) + overlap,
+               N * sizeof(float));
     } while (++c < CC);
 
     if (enabled) {
@@ -296,12 +307,13 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, 
         ct_celt_pitch_downsample(pre, pitch_buf, MAXP + N, CC, &st->dsp);
         /* Don't search for the fir last 1.5 octave of the range because
            there's too many false-positives due to short-term correlation */
-        ct_celt_pitch_search(pitch_buf + (MAXP >> 1), pitch_buf, N, MAXP - 3 * MINP,
-                             &pitch_index, &st->dsp);
+        ct_celt_pitch_search(pitch_buf + (MAXP >> 1), pitch_buf, N,
+                             MAXP - 3 * MINP, &pitch_index, &st->dsp);
         pitch_index = MAXP - pitch_index;
 
         gain1 = ct_celt_remove_doubling(pitch_buf, MAXP, MINP, N, &pitch_index,
-                                        st->prefilter_period, st->prefilter_gain, &st->dsp);
+                                        st->prefilter_period,
+                                        st->prefilter_gain, &st->dsp);
         if (pitch_index > MAXP - 2)
             pitch_index = MAXP - 2;
         gain1 = .7f * gain1;
@@ -357,16 +369,19 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem, 
     c = 0;
     do {
         st->prefilter_period = CT_IMAX(st->prefilter_period, MINP);
-        memcpy(in + c * (N + overlap), st->in_mem + c * (overlap), overlap * sizeof(float));
+        memcpy(in + c * (N + overlap), st->in_mem + c * (overlap),
+               overlap * sizeof(float));
         ct_celt_comb_filter(in + c * (N + overlap) + overlap, pre[c] + MAXP,
-                            st->prefilter_period, pitch_index, N, -st->prefilter_gain, -gain1,
-                            st->prefilter_tapset, prefilter_tapset, mode->window, overlap,
-                            &st->dsp);
-        memcpy(st->in_mem + c * (overlap), in + c * (N + overlap) + N, overlap * sizeof(float));
+                            st->prefilter_period, pitch_index, N,
+                            -st->prefilter_gain, -gain1, st->prefilter_tapset,
+                            prefilter_tapset, mode->window, overlap, &st->dsp);
+        memcpy(st->in_mem + c * (overlap), in + c * (N + overlap) + N,
+               overlap * sizeof(float));
 
         memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
                 (MAXP - N) * sizeof(float));
-        memcpy(prefilter_mem + c * MAXP + MAXP - N, pre[c] + MAXP, N * sizeof(float));
+        memcpy(prefilter_mem + c * MAXP + MAXP - N, pre[c] + MAXP,
+               N * sizeof(float));
     } while (++c < CC);
 
     *gain = gain1;
