@@ -319,16 +319,35 @@ buffer_equals (GstBuffer * buffer, GBytes * bytes)
   return same;
 }
 
-/* The buffers are the library's units (pages, or headers and packets),
- * one for one, from buffer `from` on. */
+/* The buffers are the library's units after the first `skip`, one for
+ * one: its pages (skip 0), or its packets after OpusHead and OpusTags
+ * (skip 2), which go in the caps only. (fail_unless_equals_int declares
+ * "first" and "second".) */
 static void
-assert_units_equal (GPtrArray * buffers, guint from, GPtrArray * units)
+assert_units_equal (GPtrArray * buffers, GPtrArray * units, guint skip)
 {
-  fail_unless_equals_int (buffers->len - from, units->len);
-  for (guint i = 0; i < units->len; i++)
-    fail_unless (buffer_equals (g_ptr_array_index (buffers, from + i),
+  fail_unless_equals_int (buffers->len, units->len - skip);
+  for (guint i = skip; i < units->len; i++)
+    fail_unless (buffer_equals (g_ptr_array_index (buffers, i - skip),
             g_ptr_array_index (units, i)), "unit %u of %u differs from the "
         "library's", i, units->len);
+}
+
+/* The headers of the caps' streamheader: the library's OpusHead and
+ * OpusTags. */
+static void
+assert_streamheader (GstCaps * caps, GPtrArray * units)
+{
+  GstStructure *s = gst_caps_get_structure (caps, 0);
+  const GValue *headers = gst_structure_get_value (s, "streamheader");
+
+  fail_unless (headers && GST_VALUE_HOLDS_ARRAY (headers));
+  fail_unless_equals_int (gst_value_array_get_size (headers), 2);
+  for (guint i = 0; i < 2; i++)
+    fail_unless (buffer_equals (gst_value_get_buffer
+            (gst_value_array_get_value (headers, i)),
+            g_ptr_array_index (units, i)), "streamheader %u is not the "
+        "library's", i);
 }
 
 /* Runs samples through "ctopusenc PROPERTIES" (sink caps: NULL = any) to
@@ -370,7 +389,7 @@ check_ogg (const gchar * properties, const ct_opus_settings * settings,
   assert_library_ok (&expected);
   got = element_encode (properties, NULL, format, settings->sample_rate,
       settings->channels, pcm, frames, chunk, NULL);
-  assert_units_equal (got, 0, expected.units);
+  assert_units_equal (got, expected.units, 0);
   g_ptr_array_unref (got);
   library_output_clear (&expected);
 }
@@ -483,7 +502,7 @@ GST_START_TEST (test_caps_formats_rates)
   assert_library_ok (&expected);
   got = element_encode (properties, NULL, format, rate, channels, pcm,
       frames, 1000 + __i__, &h);
-  assert_units_equal (got, 0, expected.units);
+  assert_units_equal (got, expected.units, 0);
   for (guint i = 0; i < got->len; i++) {
     GstBuffer *b = g_ptr_array_index (got, i);
 
@@ -509,8 +528,9 @@ GST_START_TEST (test_caps_formats_rates)
 GST_END_TEST;
 
 /* Downstream that asks for audio/x-opus gets the library's packets: the
- * caps with OpusHead and OpusTags as streamheader (family 0), the two
- * headers as HEADER buffers first, then one buffer per packet. */
+ * caps with OpusHead and OpusTags as streamheader (family 0, the input's
+ * rate and channels), then one buffer per audio packet; no header in the
+ * stream (as GStreamer's opusenc: mp4mux refuses buffers without PTS). */
 GST_START_TEST (test_packets_for_audio_x_opus)
 {
   static const struct
@@ -549,13 +569,10 @@ GST_START_TEST (test_packets_for_audio_x_opus)
     assert_library_ok (&expected);
     got = element_encode (properties, cases[k].sink_caps,
         GST_AUDIO_FORMAT_S16LE, rate, channels, pcm, frames, 2048, &h);
-    assert_units_equal (got, 0, expected.units);
-    for (guint i = 0; i < got->len; i++) {
-      GstBuffer *b = g_ptr_array_index (got, i);
-
-      fail_unless_equals_int (GST_BUFFER_FLAG_IS_SET (b,
-              GST_BUFFER_FLAG_HEADER), i < 2);
-    }
+    assert_units_equal (got, expected.units, 2);
+    for (guint i = 0; i < got->len; i++)
+      fail_if (GST_BUFFER_FLAG_IS_SET (g_ptr_array_index (got, i),
+              GST_BUFFER_FLAG_HEADER));
 
     caps = gst_pad_get_current_caps (h->sinkpad);
     s = gst_caps_get_structure (caps, 0);
@@ -566,22 +583,16 @@ GST_START_TEST (test_packets_for_audio_x_opus)
     fail_unless_equals_int (value, channels);
     fail_unless (gst_structure_get_int (s, "rate", &value));
     fail_unless_equals_int (value, rate);
+    assert_streamheader (caps, expected.units);
     headers = gst_structure_get_value (s, "streamheader");
-    fail_unless (headers && GST_VALUE_HOLDS_ARRAY (headers));
-    fail_unless_equals_int (gst_value_array_get_size (headers), 2);
-    for (guint i = 0; i < 2; i++) {
-      GstBuffer *header = gst_value_get_buffer (gst_value_array_get_value
-          (headers, i));
-
-      fail_unless (buffer_equals (header, g_ptr_array_index (expected.units,
-                  i)));
-    }
     {
       guint8 magic[8];
 
-      gst_buffer_extract (g_ptr_array_index (got, 0), 0, magic, 8);
+      gst_buffer_extract (gst_value_get_buffer (gst_value_array_get_value
+              (headers, 0)), 0, magic, 8);
       fail_unless (memcmp (magic, "OpusHead", 8) == 0);
-      gst_buffer_extract (g_ptr_array_index (got, 1), 0, magic, 8);
+      gst_buffer_extract (gst_value_get_buffer (gst_value_array_get_value
+              (headers, 1)), 0, magic, 8);
       fail_unless (memcmp (magic, "OpusTags", 8) == 0);
     }
     gst_caps_unref (caps);
@@ -750,7 +761,7 @@ GST_START_TEST (test_random_serial)
     expected = library_encode (finish_settings (&es, FALSE), pcm, CT_OPUS_S16,
         frames, 4096);
     assert_library_ok (&expected);
-    assert_units_equal (got, 0, expected.units);
+    assert_units_equal (got, expected.units, 0);
     library_output_clear (&expected);
     g_ptr_array_unref (got);
   }
@@ -971,7 +982,7 @@ GST_START_TEST (test_state_changes)
       push_pcm (h, pcm, 4, frames, 48000, 4096);
       fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
       got = pull_all (h);
-      assert_units_equal (got, 0, expected.units);
+      assert_units_equal (got, expected.units, 0);
       g_ptr_array_unref (got);
     }
     library_output_clear (&expected);
@@ -1035,7 +1046,7 @@ GST_START_TEST (test_flush_then_continue)
   push_pcm (h, second, 4, n2, 48000, 2048);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   got = pull_all (h);
-  assert_units_equal (got, 0, expected_second.units);
+  assert_units_equal (got, expected_second.units, 0);
   g_ptr_array_unref (got);
 
   gst_harness_teardown (h);
@@ -1050,7 +1061,7 @@ GST_START_TEST (test_flush_then_continue)
 GST_END_TEST;
 
 /* The same with audio/x-opus downstream: after the flush, the new
- * stream's headers and packets. */
+ * stream's packets, its headers in the caps. */
 GST_START_TEST (test_flush_packets)
 {
   const gsize n1 = 48000 * 4, n2 = 30000;
@@ -1062,7 +1073,7 @@ GST_START_TEST (test_flush_packets)
   library_output expected_second;
   GstHarness *h = gst_harness_new_parse ("ctopusenc serial=40");
   GPtrArray *got;
-  guint first_audio = 0;
+  GstCaps *caps;
 
   settings_init (&es, 48000, 1, 41);
   es.s.output = CT_OPUS_OUTPUT_PACKETS;
@@ -1078,18 +1089,13 @@ GST_START_TEST (test_flush_packets)
   push_pcm (h, second, 2, n2, 48000, 2048);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   got = pull_all (h);
-  /* The headers again, or not (the base class may keep the caps'), then
-   * the packets. */
-  while (first_audio < got->len && GST_BUFFER_FLAG_IS_SET (g_ptr_array_index
-          (got, first_audio), GST_BUFFER_FLAG_HEADER))
-    first_audio++;
-  GST_INFO ("%u header buffers after the flush", first_audio);
-  fail_unless_equals_int (got->len - first_audio,
-      expected_second.units->len - 2);
-  for (guint i = first_audio; i < got->len; i++)
-    fail_unless (buffer_equals (g_ptr_array_index (got, i),
-            g_ptr_array_index (expected_second.units, i - first_audio + 2)));
+  assert_units_equal (got, expected_second.units, 2);
   g_ptr_array_unref (got);
+  /* The caps now hold the new stream's headers (its OpusTags say
+   * --serial 41). */
+  caps = gst_pad_get_current_caps (h->sinkpad);
+  assert_streamheader (caps, expected_second.units);
+  gst_caps_unref (caps);
 
   gst_harness_teardown (h);
   library_output_clear (&expected_second);
@@ -1136,7 +1142,7 @@ GST_START_TEST (test_eos_without_data)
       GST_FLOW_OK);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   got = pull_all (h);
-  assert_units_equal (got, 0, expected.units);
+  assert_units_equal (got, expected.units, 0);
   g_ptr_array_unref (got);
   gst_harness_teardown (h);
   library_output_clear (&expected);
@@ -1153,7 +1159,7 @@ GST_END_TEST;
 /* New caps mid-stream: the first stream is drained, a second starts with
  * the next serial (in ENCODER_OPTIONS too); the streams come out one
  * after the other, each the library's, each under its own caps (packets:
- * caps with the stream's headers). */
+ * caps with the stream's headers as streamheader). */
 GST_START_TEST (test_renegotiation)
 {
   static const struct
@@ -1176,6 +1182,8 @@ GST_START_TEST (test_renegotiation)
     GstEvent *event;
     guint num_caps = 0;
     GArray *rates_out = g_array_new (FALSE, FALSE, sizeof (gint));
+    GPtrArray *headers =
+        g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
 
     if (packets)
       gst_harness_set_sink_caps_str (h, "audio/x-opus");
@@ -1193,9 +1201,11 @@ GST_START_TEST (test_renegotiation)
       part = library_encode (finish_settings (&es, TRUE), pcm,
           opus_format (streams[i].format), frames, 4096);
       assert_library_ok (&part);
-      for (guint k = 0; k < part.units->len; k++)
+      for (guint k = packets ? 2 : 0; k < part.units->len; k++)
         g_ptr_array_add (expected, g_bytes_ref (g_ptr_array_index (part.units,
                     k)));
+      if (packets)
+        g_ptr_array_add (headers, g_ptr_array_ref (part.units));
 
       gst_harness_set_src_caps (h, raw_caps (streams[i].format, rate,
               channels));
@@ -1207,7 +1217,7 @@ GST_START_TEST (test_renegotiation)
     }
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     got = pull_all (h);
-    assert_units_equal (got, 0, expected);
+    assert_units_equal (got, expected, 0);
     if (!packets) {
       guint stream = 0;
 
@@ -1229,6 +1239,8 @@ GST_START_TEST (test_renegotiation)
         gst_structure_get_int (gst_caps_get_structure (caps, 0), "rate",
             &rate);
         g_array_append_val (rates_out, rate);
+        if (packets && num_caps < headers->len)
+          assert_streamheader (caps, g_ptr_array_index (headers, num_caps));
         num_caps++;
       }
       gst_event_unref (event);
@@ -1243,6 +1255,7 @@ GST_START_TEST (test_renegotiation)
       fail_unless (num_caps >= 1);
     }
     g_array_unref (rates_out);
+    g_ptr_array_unref (headers);
     g_ptr_array_unref (got);
     g_ptr_array_unref (expected);
     gst_harness_teardown (h);
@@ -1350,26 +1363,34 @@ GST_START_TEST (test_clipping_meta)
     guint8 *pcm = pcm_in_format (v, cases[i].frames * 2,
         GST_AUDIO_FORMAT_S16LE);
     gchar *properties = g_strdup_printf ("serial=1 %s", cases[i].properties);
+    GstHarness *h;
     GPtrArray *got = element_encode (properties, "audio/x-opus",
-        GST_AUDIO_FORMAT_S16LE, rate, 2, pcm, cases[i].frames, 1000, NULL);
+        GST_AUDIO_FORMAT_S16LE, rate, 2, pcm, cases[i].frames, 1000, &h);
     guint64 total = 0, kept = 0, start_clip = 0;
     guint audio = 0, with_meta = 0;
-    gint preskip = -1;
+    gint preskip;
+
+    /* The pre-skip of OpusHead, in the caps. */
+    {
+      GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+      const GValue *headers = gst_structure_get_value
+          (gst_caps_get_structure (caps, 0), "streamheader");
+      guint8 head[12];
+
+      fail_unless (headers != NULL);
+      gst_buffer_extract (gst_value_get_buffer (gst_value_array_get_value
+              (headers, 0)), 0, head, 12);
+      preskip = GST_READ_UINT16_LE (head + 10);
+      gst_caps_unref (caps);
+      gst_harness_teardown (h);
+    }
 
     for (guint j = 0; j < got->len; j++) {
       GstBuffer *b = g_ptr_array_index (got, j);
       GstAudioClippingMeta *meta;
       guint64 duration;
 
-      if (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_HEADER)) {
-        guint8 head[12];
-
-        if (j == 0) {
-          gst_buffer_extract (b, 0, head, 12);
-          preskip = GST_READ_UINT16_LE (head + 10);
-        }
-        continue;
-      }
+      fail_if (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_HEADER));
       /* 48 kHz samples of the packet, from its TOC (CELT: 2.5 to 20 ms
        * per frame; 40 and 60 ms are 2 or 3 frames, code 3). */
       {
@@ -1565,9 +1586,15 @@ check_tags (const tags_case * c, gboolean packets)
   push_pcm (h, pcm, 4, frames, 48000, 4096);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   got = pull_all (h);
-  assert_units_equal (got, 0, expected.units);
+  assert_units_equal (got, expected.units, packets ? 2 : 0);
   if (packets) {
-    comments = opus_tags_comments (g_ptr_array_index (got, 1));
+    GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+    const GValue *headers = gst_structure_get_value (gst_caps_get_structure
+        (caps, 0), "streamheader");
+
+    comments = opus_tags_comments (gst_value_get_buffer
+        (gst_value_array_get_value (headers, 1)));
+    gst_caps_unref (caps);
     fail_unless_equals_string (comments[0], "ENCODER=opusenc from opus-tools "
         "0.2");
     for (guint i = 0; i < n; i++)
@@ -1727,7 +1754,7 @@ GST_START_TEST (test_silk_refused)
       push_pcm (h, music, 2, rate, rate, 4096);
       fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
       got = pull_all (h);
-      assert_units_equal (got, 0, expected.units);
+      assert_units_equal (got, expected.units, 0);
       g_ptr_array_unref (got);
       library_output_clear (&expected);
       g_free (music);
@@ -1781,7 +1808,7 @@ GST_START_TEST (test_misaligned_input)
     }
     fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
     got = pull_all (h);
-    assert_units_equal (got, 0, expected.units);
+    assert_units_equal (got, expected.units, 0);
     g_ptr_array_unref (got);
     gst_harness_teardown (h);
     library_output_clear (&expected);
