@@ -660,7 +660,7 @@ same_packets (const library_output * a, const library_output * b)
 
 /* Each property gives the library's bytes for the opusenc setting it
  * stands for (ENCODER_OPTIONS included), and changes the packets where the
- * setting changes them (max-delay: the pages only). */
+ * setting changes them (max-delay: the pages only; threads: nothing). */
 GST_START_TEST (test_properties)
 {
   static const property_case cases[] = {
@@ -684,6 +684,9 @@ GST_START_TEST (test_properties)
     {"packet-loss-percentage=20", 0, CT_OPUS_VBR, 10, 960, 0, 20, 1000, TRUE},
     {"max-delay=100", 0, CT_OPUS_VBR, 10, 960, 0, 0, 100, FALSE},
     {"max-delay=0", 0, CT_OPUS_VBR, 10, 960, 0, 0, 0, FALSE},
+    /* The pool: the same bytes, on one thread or three. */
+    {"threads=1", 0, CT_OPUS_VBR, 10, 960, 0, 0, 1000, FALSE},
+    {"threads=3", 0, CT_OPUS_VBR, 10, 960, 0, 0, 1000, FALSE},
     {"bitrate=160000 bitrate-type=cbr complexity=3 frame-size=40 "
           "signal=music packet-loss-percentage=5 max-delay=500", 160000,
         CT_OPUS_CBR, 3, 1920, CT_OPUS_SIGNAL_MUSIC, 5, 500, TRUE},

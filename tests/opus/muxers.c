@@ -59,6 +59,7 @@ typedef struct input
   const gchar *name;
   gchar *wav;
   gint rate, channels;
+  guint64 frames48;             /* its length at 48 kHz, rounded up */
   gchar *reference;             /* opusenc --serial 1's file */
   ogg_opus ref;
   GByteArray *opusdec_pcm;      /* opusdec --rate 48000 --no-dither's */
@@ -605,26 +606,31 @@ GST_START_TEST (test_muxer)
   fail_unless (lined_up, "%s, %s: the decoded samples are not opusenc's",
       in->name, m->muxer);
   g_print ("%s, %s: ctopusenc decodes to %" G_GSIZE_FORMAT " samples, "
-      "opusenc's file to %" G_GSIZE_FORMAT ": %" G_GINT64_FORMAT " more at "
-      "the start, %" G_GINT64_FORMAT " more at the end\n", in->name,
-      m->muxer, pcm->len / fb, ref_pcm->len / fb, lead, tail);
-  if (lead || tail) {
-    /* GStreamer's opusenc: in the muxer, against its own Ogg stream. */
+      "opusenc's file to %" G_GSIZE_FORMAT " (the input: %" G_GUINT64_FORMAT
+      " at 48 kHz): %" G_GINT64_FORMAT " more at the start, %"
+      G_GINT64_FORMAT " more at the end\n", in->name, m->muxer,
+      pcm->len / fb, ref_pcm->len / fb, in->frames48, lead, tail);
+  {
+    /* GStreamer's opusenc: in the muxer, against its own Ogg stream (for
+     * the record where ctopusenc loses nothing). */
     gchar *gst_encoder = gst_opusenc_launch (in);
     gchar *gst_name = g_strdup_printf ("gst.%s", m->ext);
     gchar *gst_ogg = mux (in, gst_encoder, &muxers[0], "gst-ref.ogg");
-    gchar *gst_path = mux (in, gst_encoder, m, gst_name);
+    gchar *gst_path = m == &muxers[0] ? g_strdup (gst_ogg) :
+        mux (in, gst_encoder, m, gst_name);
     GByteArray *gst_ref = decode (gst_ogg, "oggdemux", in->channels);
     GByteArray *gst_pcm = decode (gst_path, m->demuxer, in->channels);
 
     fail_unless (line_up (gst_ref, gst_pcm, in->channels, &gst_lead,
             &gst_tail));
     g_print ("%s, %s: GStreamer's opusenc decodes to %" G_GSIZE_FORMAT
-        " samples, through oggmux to %" G_GSIZE_FORMAT ": %" G_GINT64_FORMAT
-        " more at the start, %" G_GINT64_FORMAT " more at the end\n",
-        in->name, m->muxer, gst_pcm->len / fb, gst_ref->len / fb, gst_lead,
+        " samples, through oggmux to %" G_GSIZE_FORMAT " (the input: %"
+        G_GUINT64_FORMAT " at 48 kHz): %" G_GINT64_FORMAT " more at the "
+        "start, %" G_GINT64_FORMAT " more at the end\n", in->name, m->muxer,
+        gst_pcm->len / fb, gst_ref->len / fb, in->frames48, gst_lead,
         gst_tail);
-    fail_unless (lead == gst_lead && tail == gst_tail, "%s, %s: ctopusenc "
+    fail_unless ((lead == 0 && tail == 0) || (lead == gst_lead &&
+            tail == gst_tail), "%s, %s: ctopusenc "
         "loses (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") samples, "
         "GStreamer's opusenc (%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
         in->name, m->muxer, lead, tail, gst_lead, gst_tail);
@@ -669,11 +675,16 @@ prepare_input (input * in, const gchar * name, gchar * wav)
 {
   gchar *decoded = tmp_path ("opusdec.wav"), *cmd;
   gint rate, channels;
+  GByteArray *data;
 
   in->name = name;
   in->wav = wav;
-  require (read_wav (wav, &in->rate, &in->channels, NULL), "%s: not a WAV",
+  require (read_wav (wav, &in->rate, &in->channels, &data), "%s: not a WAV",
       wav);
+  /* 16-bit samples, both inputs. */
+  in->frames48 = ((guint64) data->len / (2 * in->channels) * 48000 +
+      in->rate - 1) / in->rate;
+  g_byte_array_unref (data);
   in->reference = tmp_path (in == &inputs[0] ? "ref0.opus" : "ref1.opus");
   cmd = g_strdup_printf ("%s --quiet --serial %d \"%s\" \"%s\"", opusenc,
       SERIAL, wav, in->reference);
