@@ -399,6 +399,7 @@ int main(int argc, char **argv)
     ct_pool *pool = NULL;
     ct_opus_encoder *encoder = NULL;
     FILE *out = NULL;
+    int created = 0;
     int const to_stdout = strcmp(out_path, "-") == 0;
     ct_opus_format const format = wav_format(&wav);
 
@@ -417,6 +418,7 @@ int main(int argc, char **argv)
         goto done;
     }
     out = to_stdout ? stdout : fopen(out_path, "wb");
+    created = out != NULL;
     if (!out) {
         fprintf(stderr, "ctopus: cannot create %s\n", out_path);
         goto done;
@@ -466,6 +468,10 @@ int main(int argc, char **argv)
 done:
     if (out && out != stdout)
         fclose(out);
+    /* No half-written file left behind as if it were an encode (the
+     * stream may stop at a frame this version cannot code). */
+    if (status != 0 && !to_stdout && created)
+        remove(out_path);
     ct_opus_encoder_free(encoder);
     ct_pool_unref(pool);
     ct_wav_close(&wav);
