@@ -21,6 +21,19 @@
 
 #define SERIAL 1234
 
+/* A little-endian integer of `bytes` bytes at any address (GStreamer's
+ * GST_READ_UINT*_LE load them as words, which UBSan reports unaligned). */
+static guint64
+read_le (const void *data, gint bytes)
+{
+  const guint8 *p = data;
+  guint64 v = 0;
+
+  for (gint i = bytes - 1; i >= 0; i--)
+    v = v << 8 | p[i];
+  return v;
+}
+
 /* ------------------------------------------------------------------ */
 /* Signals and sample formats                                          */
 
@@ -400,7 +413,7 @@ page_serial (GstBuffer * buffer)
   guint8 b[4];
 
   fail_unless_equals_int (gst_buffer_extract (buffer, 14, b, 4), 4);
-  return (gint) GST_READ_UINT32_LE (b);
+  return (gint) read_le (b, 4);
 }
 
 static void
@@ -1383,7 +1396,7 @@ GST_START_TEST (test_clipping_meta)
       fail_unless (headers != NULL);
       gst_buffer_extract (gst_value_get_buffer (gst_value_array_get_value
               (headers, 0)), 0, head, 12);
-      preskip = GST_READ_UINT16_LE (head + 10);
+      preskip = read_le (head + 10, 2);
       gst_caps_unref (caps);
       gst_harness_teardown (h);
     }
@@ -1521,15 +1534,15 @@ opus_tags_comments (GstBuffer * buffer)
 
   fail_unless (gst_buffer_map (buffer, &map, GST_MAP_READ));
   fail_unless (map.size >= 16 && memcmp (map.data, "OpusTags", 8) == 0);
-  at = 12 + GST_READ_UINT32_LE (map.data + 8);
+  at = 12 + read_le (map.data + 8, 4);
   fail_unless (at + 4 <= map.size);
-  n = GST_READ_UINT32_LE (map.data + at);
+  n = read_le (map.data + at, 4);
   at += 4;
   for (guint32 i = 0; i < n; i++) {
     guint32 len;
 
     fail_unless (at + 4 <= map.size);
-    len = GST_READ_UINT32_LE (map.data + at);
+    len = read_le (map.data + at, 4);
     at += 4;
     fail_unless (at + len <= map.size);
     g_ptr_array_add (list, g_strndup ((const gchar *) map.data + at, len));
@@ -1672,6 +1685,59 @@ GST_START_TEST (test_tags)
 
 GST_END_TEST;
 
+/* Tags after the first samples come too late for this stream's OpusTags
+ * (written when it starts, as opusenc's): the bytes without them; the
+ * next stream (after a flush) has them. */
+GST_START_TEST (test_late_tags)
+{
+  static const gchar *const title[] = { "title=Late", NULL };
+  const gsize frames = 20000;
+  gdouble *v = make_music (frames, 2, 48000, 22);
+  guint8 *pcm = pcm_in_format (v, frames * 2, GST_AUDIO_FORMAT_S16LE);
+  GstHarness *h = gst_harness_new_parse ("ctopusenc serial=5");
+  element_settings es;
+  library_output without, with;
+  GPtrArray *got;
+
+  settings_init (&es, 48000, 2, 5);
+  without = library_encode (finish_settings (&es, TRUE), pcm, CT_OPUS_S16,
+      frames, 4096);
+  settings_init (&es, 48000, 2, 6);
+  es.s.comments = title;
+  es.s.num_comments = 1;
+  with = library_encode (finish_settings (&es, TRUE), pcm, CT_OPUS_S16,
+      frames, 4096);
+  assert_library_ok (&without);
+  assert_library_ok (&with);
+
+  gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, 48000, 2));
+  push_pcm (h, pcm, 4, 1000, 48000, 1000);
+  fail_unless (gst_harness_push_event (h, gst_event_new_tag
+          (gst_tag_list_new (GST_TAG_TITLE, "Late", NULL))));
+  push_pcm (h, pcm + 4000, 4, frames - 1000, 48000, 4096);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_all (h);
+  assert_units_equal (got, without.units, 0);
+  g_ptr_array_unref (got);
+
+  /* A flush keeps the stream's tags (no new stream-start): the next
+   * stream, serial 6, has them. */
+  flush (h);
+  push_pcm (h, pcm, 4, frames, 48000, 4096);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_all (h);
+  assert_units_equal (got, with.units, 0);
+  g_ptr_array_unref (got);
+
+  gst_harness_teardown (h);
+  library_output_clear (&without);
+  library_output_clear (&with);
+  g_free (pcm);
+  g_free (v);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ */
 /* What this version does not encode                                   */
 
@@ -1774,6 +1840,38 @@ GST_START_TEST (test_silk_refused)
 
 GST_END_TEST;
 
+/* Stereo caps without a channel-mask (the default positions, as
+ * GstAudioInfo reads them; GStreamer's opusenc takes them): accepted, the
+ * library's bytes. */
+GST_START_TEST (test_stereo_without_channel_mask)
+{
+  const gsize frames = 9000;
+  gdouble *v = make_music (frames, 2, 48000, 40);
+  guint8 *pcm = pcm_in_format (v, frames * 2, GST_AUDIO_FORMAT_S16LE);
+  GstHarness *h = gst_harness_new_parse ("ctopusenc serial=2");
+  element_settings es;
+  library_output expected;
+  GPtrArray *got;
+
+  settings_init (&es, 48000, 2, 2);
+  expected = library_encode (finish_settings (&es, TRUE), pcm, CT_OPUS_S16,
+      frames, 4096);
+  assert_library_ok (&expected);
+  gst_harness_set_src_caps_str (h, "audio/x-raw, format=(string)S16LE, "
+      "layout=(string)interleaved, rate=(int)48000, channels=(int)2");
+  push_pcm (h, pcm, 4, frames, 48000, 4096);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_all (h);
+  assert_units_equal (got, expected.units, 0);
+  g_ptr_array_unref (got);
+  gst_harness_teardown (h);
+  library_output_clear (&expected);
+  g_free (pcm);
+  g_free (v);
+}
+
+GST_END_TEST;
+
 /* ------------------------------------------------------------------ */
 /* Misaligned input                                                    */
 
@@ -1847,7 +1945,9 @@ ctopusenc_suite (void)
   tcase_add_test (tc, test_clipping_meta);
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_tags);
+  tcase_add_test (tc, test_late_tags);
   tcase_add_test (tc, test_silk_refused);
+  tcase_add_test (tc, test_stereo_without_channel_mask);
   tcase_add_test (tc, test_misaligned_input);
   return s;
 }

@@ -69,6 +69,19 @@ static gchar *opusenc, *opusdec, *tmp_dir;
 static input inputs[2];
 static guint num_inputs;
 
+/* A little-endian integer of `bytes` bytes at any address (GStreamer's
+ * GST_READ_UINT*_LE load them as words, which UBSan reports unaligned). */
+static guint64
+read_le (const void *data, gint bytes)
+{
+  const guint8 *p = data;
+  guint64 v = 0;
+
+  for (gint i = bytes - 1; i >= 0; i--)
+    v = v << 8 | p[i];
+  return v;
+}
+
 static gchar *
 tmp_path (const gchar * name)
 {
@@ -137,11 +150,11 @@ read_wav (const gchar * path, gint * rate, gint * channels, GByteArray ** data)
   if (size < 12 || memcmp (bytes, "RIFF", 4) || memcmp (bytes + 8, "WAVE", 4))
     goto done;
   while (at + 8 <= size) {
-    guint32 len = GST_READ_UINT32_LE (bytes + at + 4);
+    guint32 len = read_le (bytes + at + 4, 4);
 
     if (!memcmp (bytes + at, "fmt ", 4) && at + 24 <= size) {
-      *channels = GST_READ_UINT16_LE (bytes + at + 10);
-      *rate = (gint) GST_READ_UINT32_LE (bytes + at + 12);
+      *channels = read_le (bytes + at + 10, 2);
+      *rate = (gint) read_le (bytes + at + 12, 4);
     } else if (!memcmp (bytes + at, "data", 4)) {
       if (data) {
         gsize n = MIN ((gsize) len, size - at - 8);
@@ -196,12 +209,12 @@ parse_ogg (const gchar * path, ogg_opus * out)
   while (pos + 27 <= size && !memcmp (bytes + pos, "OggS", 4)) {
     const guint8 *page = (const guint8 *) bytes + pos;
     gint segments = page[26];
-    gint64 granule = (gint64) GST_READ_UINT64_LE (page + 6);
+    gint64 granule = (gint64) read_le (page + 6, 8);
     gsize body = pos + 27 + segments;
     gint last_end = -1;
 
     if (first)
-      serial = GST_READ_UINT32_LE (page + 14);
+      serial = read_le (page + 14, 4);
     first = FALSE;
     if (body > size)
       break;
@@ -209,7 +222,7 @@ parse_ogg (const gchar * path, ogg_opus * out)
     for (gint i = 0; i < segments; i++)
       if (page[27 + i] < 255)
         last_end = i;
-    for (gint i = 0; i < segments && GST_READ_UINT32_LE (page + 14) == serial;
+    for (gint i = 0; i < segments && read_le (page + 14, 4) == serial;
         i++) {
       gint len = page[27 + i];
 
@@ -439,8 +452,8 @@ GST_START_TEST (test_reference_decode)
 
   fail_unless_equals_uint64 (ref_pcm->len / fb, in->opusdec_pcm->len / fb);
   for (gsize i = 0; i + 1 < ref_pcm->len; i += 2) {
-    gint a = (gint16) GST_READ_UINT16_LE (ref_pcm->data + i);
-    gint b = (gint16) GST_READ_UINT16_LE (in->opusdec_pcm->data + i);
+    gint a = (gint16) read_le (ref_pcm->data + i, 2);
+    gint b = (gint16) read_le (in->opusdec_pcm->data + i, 2);
 
     if (a != b) {
       differ++;
