@@ -49,7 +49,7 @@ typedef struct ct_silk_resampler_state_struct {
 /************************************/
 /* Noise shaping quantization state */
 /************************************/
-typedef struct {
+typedef struct ct_silk_nsq_state {
     int16_t                     xq[           2 * MAX_FRAME_LENGTH ]; /* Buffer for quantized output signal                             */
     int32_t                     sLTP_shp_Q14[ 2 * MAX_FRAME_LENGTH ];
     int32_t                     sLPC_Q14[ MAX_SUB_FRAME_LENGTH + NSQ_LPC_BUF_LENGTH ];
@@ -67,7 +67,7 @@ typedef struct {
 /********************************/
 /* VAD state                    */
 /********************************/
-typedef struct {
+typedef struct ct_silk_VAD_state {
     int32_t                     AnaState[ 2 ];                  /* Analysis filterbank state: 0-8 kHz                                   */
     int32_t                     AnaState1[ 2 ];                 /* Analysis filterbank state: 0-4 kHz                                   */
     int32_t                     AnaState2[ 2 ];                 /* Analysis filterbank state: 0-2 kHz                                   */
@@ -81,7 +81,7 @@ typedef struct {
 } ct_silk_VAD_state;
 
 /* Variable cut-off low-pass filter state */
-typedef struct {
+typedef struct ct_silk_LP_state {
     int32_t                     In_LP_State[ 2 ];           /* Low pass filter state */
     int32_t                     transition_frame_no;        /* Counter which is mapped to a cut-off frequency */
     int                         mode;                       /* Operating mode, <0: switch down, >0: switch up; 0: do nothing           */
@@ -89,7 +89,7 @@ typedef struct {
 } ct_silk_LP_state;
 
 /* Structure containing NLSF codebook */
-typedef struct {
+typedef struct ct_silk_NLSF_CB_struct {
     const int16_t               nVectors;
     const int16_t               order;
     const int16_t               quantStepSize_Q16;
@@ -104,7 +104,7 @@ typedef struct {
     const int16_t               *deltaMin_Q15;
 } ct_silk_NLSF_CB_struct;
 
-typedef struct {
+typedef struct ct_silk_stereo_enc_state {
     int16_t                     pred_prev_Q13[ 2 ];
     int16_t                     sMid[ 2 ];
     int16_t                     sSide[ 2 ];
@@ -116,7 +116,7 @@ typedef struct {
     int8_t                      mid_only_flags[ MAX_FRAMES_PER_PACKET ];
 } ct_silk_stereo_enc_state;
 
-typedef struct {
+typedef struct ct_silk_side_info_indices {
     int8_t                      GainsIndices[ MAX_NB_SUBFR ];
     int8_t                      LTPIndex[ MAX_NB_SUBFR ];
     int8_t                      NLSFIndices[ MAX_LPC_ORDER + 1 ];
@@ -133,7 +133,7 @@ typedef struct {
 /********************************/
 /* Encoder state                */
 /********************************/
-typedef struct {
+typedef struct ct_silk_encoder_state {
     int32_t                     In_HP_State[ 2 ];                  /* High pass filter state                                           */
     int32_t                     variable_HP_smth1_Q15;             /* State of first smoother                                          */
     int32_t                     variable_HP_smth2_Q15;             /* State of second smoother                                         */
@@ -234,7 +234,7 @@ typedef struct {
 /********************************/
 /* Noise shaping analysis state */
 /********************************/
-typedef struct {
+typedef struct ct_silk_shape_state_FLP {
     int8_t                      LastGainIndex;
     float                       HarmShapeGain_smth;
     float                       Tilt_smth;
@@ -243,7 +243,7 @@ typedef struct {
 /********************************/
 /* Encoder state FLP            */
 /********************************/
-typedef struct {
+typedef struct ct_silk_encoder_state_FLP {
     ct_silk_encoder_state       sCmn;                               /* Common struct, shared with fixed-point code */
     ct_silk_shape_state_FLP     sShape;                             /* Noise shaping state */
 
@@ -255,7 +255,7 @@ typedef struct {
 /************************/
 /* Encoder control FLP  */
 /************************/
-typedef struct {
+typedef struct ct_silk_encoder_control_FLP {
     /* Prediction and coding parameters */
     float                       Gains[ MAX_NB_SUBFR ];
     float                       PredCoef[ 2 ][ MAX_LPC_ORDER ];     /* holds interpolated and final coefficients */
@@ -286,7 +286,7 @@ typedef struct {
 /************************/
 /* Encoder Super Struct */
 /************************/
-typedef struct {
+typedef struct ct_silk_encoder {
     ct_silk_encoder_state_FLP   state_Fxx[ ENCODER_NUM_CHANNELS ];
     ct_silk_stereo_enc_state    sStereo;
     int32_t                     nBitsUsedLBRR;
@@ -304,7 +304,7 @@ typedef struct {
 /***********************************************/
 /* Structure for controlling encoder operation */
 /***********************************************/
-typedef struct {
+typedef struct ct_silk_EncControlStruct {
     /* I:   Number of channels; 1/2                                                         */
     int32_t nChannelsAPI;
 
