@@ -40,12 +40,15 @@ static void silk_P_Ana_calc_energy_st3(
 /************************************************************/
 /* CORE PITCH ANALYSIS FUNCTION                             */
 /************************************************************/
-int ct_silk_pitch_analysis_core_FLP(
-    const float *frame, /* I    Signal of length PE_FRAME_LENGTH_MS*Fs_kHz */
-    int *pitch_out, int16_t *lagIndex, int8_t *contourIndex, float *LTPCorr,
-    int prevLag, const float search_thres1, const float search_thres2,
-    const int Fs_kHz, const int complexity, const int nb_subfr,
-    const ct_opus_dsp *dsp)
+/* Returns 0 if voiced, 1 if unvoiced. frame: PE_FRAME_LENGTH_MS * Fs_kHz
+ * samples; *LTPCorr: in, the previous frame's normalized correlation */
+int ct_silk_pitch_analysis_core_FLP(const float *frame, int *pitch_out,
+                                    int16_t *lagIndex, int8_t *contourIndex,
+                                    float *LTPCorr, int prevLag,
+                                    const float search_thres1,
+                                    const float search_thres2, const int Fs_kHz,
+                                    const int complexity, const int nb_subfr,
+                                    const ct_opus_dsp *dsp)
 {
     int i, k, d, j;
     float frame_8kHz[PE_MAX_FRAME_LENGTH_MS * 8];
