@@ -141,10 +141,10 @@ void ct_silk_NSQ_wrapper_FLP(
 
     /* Call NSQ */
     if( psEnc->sCmn.nStatesDelayedDecision > 1 || psEnc->sCmn.warping_Q16 > 0 ) {
-        ct_silk_NSQ_del_dec( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, PredCoef_Q12[ 0 ], LTPCoef_Q14,
+        ct_silk_NSQ_del_dec( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, (const int16_t *)PredCoef_Q12, LTPCoef_Q14,
             AR_Q13, HarmShapeGain_Q14, Tilt_Q14, LF_shp_Q14, Gains_Q16, psEncCtrl->pitchL, Lambda_Q10, LTP_scale_Q14 );
     } else {
-        ct_silk_NSQ( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, PredCoef_Q12[ 0 ], LTPCoef_Q14,
+        ct_silk_NSQ( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, (const int16_t *)PredCoef_Q12, LTPCoef_Q14,
             AR_Q13, HarmShapeGain_Q14, Tilt_Q14, LF_shp_Q14, Gains_Q16, psEncCtrl->pitchL, Lambda_Q10, LTP_scale_Q14 );
     }
 }
@@ -166,8 +166,8 @@ void ct_silk_quant_LTP_gains_FLP(
 {
     int   i, pred_gain_dB_Q7;
     int16_t B_Q14[ MAX_NB_SUBFR * LTP_ORDER ];
-    int32_t XX_Q17[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ];
-    int32_t xX_Q17[ MAX_NB_SUBFR * LTP_ORDER ];
+    int32_t XX_Q17[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ] = { 0 }; /* nb_subfr == 2 fills half (quiets -Wmaybe-uninitialized) */
+    int32_t xX_Q17[ MAX_NB_SUBFR * LTP_ORDER ] = { 0 };
 
     for( i = 0; i < nb_subfr * LTP_ORDER * LTP_ORDER; i++ ) {
         XX_Q17[ i ] = (int32_t)silk_float2int( XX[ i ] * 131072.0f );
