@@ -35,7 +35,7 @@ void ct_silk_encode_do_VAD_FLP(
     /****************************/
     /* Voice Activity Detection */
     /****************************/
-    psEnc->sCmn.dsp->vad_get_sa_q8( &psEnc->sCmn, psEnc->sCmn.inputBuf + 1 );
+    ct_silk_VAD_GetSA_Q8( &psEnc->sCmn, psEnc->sCmn.inputBuf + 1 );
     /* If Opus VAD is inactive and Silk VAD is active: lower Silk VAD to just under the threshold */
     if( activity == VAD_NO_ACTIVITY && psEnc->sCmn.speech_activity_Q8 >= activity_threshold ) {
         psEnc->sCmn.speech_activity_Q8 = activity_threshold - 1;
