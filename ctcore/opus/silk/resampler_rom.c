@@ -12,11 +12,6 @@
 /* Filter coefficients for IIR/FIR polyphase resampling     *
  * Total size: 179 Words (358 Bytes)                        */
 
-/* Matlab code for the notch filter coefficients: */
-/* B = [1, 0.147, 1];  A = [1, 0.107, 0.89]; G = 0.93; freqz(G * B, A, 2^14, 16e3); axis([0, 8000, -10, 1]) */
-/* fprintf('\t%6d, %6d, %6d, %6d\n', round(B(2)*2^16), round(-A(2)*2^16), round((1-A(3))*2^16), round(G*2^15)) */
-/* const int16_t silk_resampler_up2_hq_notch[ 4 ] = { 9634,  -7012,   7209,  30474 }; */
-
 /* Tables with IIR and FIR coefficients for fractional downsamplers (123 Words) */
 const int16_t ct_silk_Resampler_3_4_COEFS[ 2 + 3 * RESAMPLER_DOWN_ORDER_FIR0 / 2 ] = {
     -20694, -13867,
