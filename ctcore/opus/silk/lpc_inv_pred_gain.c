@@ -90,7 +90,7 @@ static int32_t LPC_inverse_pred_gain_QA_c(                  /* O   Returns inver
 }
 
 /* For input in Q12 domain */
-int32_t ct_silk_LPC_inverse_pred_gain_c(            /* O   Returns inverse prediction gain in energy domain, Q30        */
+int32_t ct_silk_LPC_inverse_pred_gain(            /* O   Returns inverse prediction gain in energy domain, Q30        */
     const int16_t               *A_Q12,             /* I   Prediction coefficients, Q12 [order]                         */
     const int                   order               /* I   Prediction order                                             */
 )

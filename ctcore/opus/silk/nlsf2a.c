@@ -58,7 +58,7 @@ void ct_silk_NLSF2A(
     };
     const unsigned char *ordering;
     int     k, i, dd;
-    int32_t cos_LSF_QA[ SILK_MAX_ORDER_LPC ];
+    int32_t cos_LSF_QA[ SILK_MAX_ORDER_LPC ] = { 0 }; /* GCC cannot see that ordering[] covers 0..d-1 */
     int32_t P[ SILK_MAX_ORDER_LPC / 2 + 1 ], Q[ SILK_MAX_ORDER_LPC / 2 + 1 ];
     int32_t Ptmp, Qtmp, f_int, f_frac, cos_val, delta;
     int32_t a32_QA1[ SILK_MAX_ORDER_LPC ];
@@ -101,7 +101,7 @@ void ct_silk_NLSF2A(
     /* Convert int32 coefficients to Q12 int16 coefs */
     ct_silk_LPC_fit( a_Q12, a32_QA1, 12, QA + 1, d );
 
-    for( i = 0; ct_silk_LPC_inverse_pred_gain_c( a_Q12, d ) == 0 && i < MAX_LPC_STABILIZE_ITERATIONS; i++ ) {
+    for( i = 0; ct_silk_LPC_inverse_pred_gain( a_Q12, d ) == 0 && i < MAX_LPC_STABILIZE_ITERATIONS; i++ ) {
         /* Prediction coefficients are (too close to) unstable; apply bandwidth expansion   */
         /* on the unscaled coefficients, convert to Q12 and measure again                   */
         ct_silk_bwexpander_32( a32_QA1, d, 65536 - silk_LSHIFT( 2, i ) );
