@@ -133,8 +133,8 @@ struct _GstCtOpusEnc
   guint64 samples_sent;         /* to the encoder, per channel */
   guint64 samples_finished;     /* told to the base class */
   gint preskip;                 /* of the current stream (48 kHz) */
-  guint64 packets_out;          /* audio packets of the current stream */
-  guint64 duration_out;         /* their total duration at 48 kHz */
+  guint64 duration_out;         /* the audio packets' total duration at
+                                 * 48 kHz, in the current stream */
   gboolean drained;             /* the encoder needs a reset for new input */
   guint8 *aligned;              /* a copy of misaligned input */
   gsize aligned_size;
@@ -151,10 +151,7 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("audio/x-raw, " SINK_FORMATS ", "
         "layout = (string) interleaved, rate = (int) [ 8000, 192000 ], "
-        "channels = (int) 1; "
-        "audio/x-raw, " SINK_FORMATS ", "
-        "layout = (string) interleaved, rate = (int) [ 8000, 192000 ], "
-        "channels = (int) 2, channel-mask = (bitmask) 0x3"));
+        "channels = (int) [ 1, 2 ]"));
 
 /* The Ogg stream first: what a filesink gets, opusenc's file. */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -449,7 +446,6 @@ gst_ct_opus_enc_start_stream (GstCtOpusEnc * self)
   g_clear_pointer (&self->encoder, ct_opus_encoder_free);
   self->samples_sent = 0;
   self->samples_finished = 0;
-  self->packets_out = 0;
   self->duration_out = 0;
   self->drained = FALSE;
 }
@@ -550,15 +546,16 @@ gst_ct_opus_enc_set_output_caps (GstCtOpusEnc * self)
   } else {
     ct_opus_packet head, tags;
     GstBuffer *head_buf, *tags_buf;
-    GList *headers = NULL;
 
+    /* In the caps only, as GStreamer's opusenc: muxers take them from the
+     * streamheader, and mp4mux refuses in-band headers (they have no
+     * timestamps). */
     ct_opus_encoder_headers (self->encoder, &head, &tags);
     head_buf = gst_buffer_new_memdup (head.data, head.size);
     tags_buf = gst_buffer_new_memdup (tags.data, tags.size);
     caps = gst_codec_utils_opus_create_caps_from_header (head_buf, tags_buf);
-    headers = g_list_append (headers, head_buf);
-    headers = g_list_append (headers, tags_buf);
-    gst_audio_encoder_set_headers (encoder, headers);
+    gst_buffer_unref (head_buf);
+    gst_buffer_unref (tags_buf);
   }
   if (!caps) {
     GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, ("Could not make the caps "
@@ -637,17 +634,19 @@ gst_ct_opus_enc_samples_until (GstCtOpusEnc * self, gint64 granule,
   return (gint) (total - self->samples_finished);
 }
 
-/* The first packet's pre-skip and the last packet's samples past the end
- * of the audio (at 48 kHz), as GStreamer's opusenc marks them: the last
- * packet's granule position stops short of the packets' total duration. */
+/* The pre-skip, on the packets it spans, and the last packet's samples
+ * past the end of the audio (at 48 kHz), as GStreamer's opusenc marks
+ * them: the last packet's granule position stops short of the packets'
+ * total duration. */
 static void
 gst_ct_opus_enc_add_clipping (GstCtOpusEnc * self, GstBuffer * buffer,
     const ct_opus_packet * packet)
 {
   guint64 start = 0, end = 0;
 
-  if (self->packets_out == 0)
-    start = MIN ((guint64) self->preskip, (guint64) packet->duration);
+  if (self->duration_out < (guint64) self->preskip)
+    start = MIN ((guint64) self->preskip - self->duration_out,
+        (guint64) packet->duration);
   self->duration_out += packet->duration;
   if (packet->eos && (guint64) packet->granule < self->duration_out)
     end = MIN (self->duration_out - packet->granule,
@@ -670,8 +669,7 @@ gst_ct_opus_enc_push (GstCtOpusEnc * self)
     GstBuffer *buffer;
     gint samples = 0;
 
-    /* The packets' headers are the caps' streamheader, sent by the base
-     * class. */
+    /* The packets' headers are in the caps' streamheader only. */
     if (self->output == CT_OPUS_OUTPUT_PACKETS && packet.header)
       continue;
     buffer = gst_buffer_new_memdup (packet.data, packet.size);
@@ -683,8 +681,6 @@ gst_ct_opus_enc_push (GstCtOpusEnc * self)
             packet.eos);
       if (self->output == CT_OPUS_OUTPUT_PACKETS) {
         gst_ct_opus_enc_add_clipping (self, buffer, &packet);
-        GST_BUFFER_OFFSET_END (buffer) = packet.granule;
-        self->packets_out++;
       }
     }
     self->samples_finished += samples;
