@@ -1560,6 +1560,7 @@ typedef struct tags_case
   GstTagList *upstream;         /* as a tag event, NULL for none */
   GstTagList *setter;           /* through GstTagSetter, NULL for none */
   const gchar *const *comments; /* expected, after ENCODER= */
+  GstTagMergeMode mode;         /* the setter's (UNDEFINED: its default) */
 } tags_case;
 
 /* The comments come out in opusenc's order (title, artist, album, date,
@@ -1593,6 +1594,8 @@ check_tags (const tags_case * c, gboolean packets)
 
     gst_tag_setter_merge_tags (GST_TAG_SETTER (enc), c->setter,
         GST_TAG_MERGE_REPLACE);
+    if (c->mode != GST_TAG_MERGE_UNDEFINED)
+      gst_tag_setter_set_tag_merge_mode (GST_TAG_SETTER (enc), c->mode);
     gst_object_unref (enc);
   }
   if (packets)
@@ -1660,13 +1663,29 @@ GST_START_TEST (test_tags)
   GstTagList *other = gst_tag_list_new (GST_TAG_COMPOSER, "C",
       GST_TAG_ENCODER, "x", NULL);
   GstTagList *global = gst_tag_list_new (GST_TAG_TITLE, "Global", NULL);
+  /* Both set a title: the setter's merge mode decides, the application's
+   * tags being the old ones and upstream's the new (GstTagSetter's
+   * documentation; vorbisenc, opusenc): KEEP (the default) keeps the
+   * application's title. */
+  static const gchar *const app_wins[] = { "title=A Title",
+    "artist=Some Artist", NULL
+  };
+  static const gchar *const up_wins[] = { "title=From upstream",
+    "artist=Some Artist", NULL
+  };
+  static const gchar *const up_only[] = { "title=From upstream", NULL };
   tags_case cases[] = {
-    {upstream, NULL, title_artist},
-    {NULL, setter, title_artist},
-    {every, NULL, all},
-    {up_title, app_artist, mixed},
-    {other, NULL, none},
-    {global, NULL, none},
+    {upstream, NULL, title_artist, GST_TAG_MERGE_UNDEFINED},
+    {NULL, setter, title_artist, GST_TAG_MERGE_UNDEFINED},
+    {every, NULL, all, GST_TAG_MERGE_UNDEFINED},
+    {up_title, app_artist, mixed, GST_TAG_MERGE_UNDEFINED},
+    {other, NULL, none, GST_TAG_MERGE_UNDEFINED},
+    {global, NULL, none, GST_TAG_MERGE_UNDEFINED},
+    {up_title, setter, app_wins, GST_TAG_MERGE_UNDEFINED},
+    {up_title, setter, app_wins, GST_TAG_MERGE_KEEP},
+    {up_title, setter, app_wins, GST_TAG_MERGE_KEEP_ALL},
+    {up_title, setter, up_wins, GST_TAG_MERGE_REPLACE},
+    {up_title, setter, up_only, GST_TAG_MERGE_REPLACE_ALL},
   };
 
   gst_tag_list_set_scope (global, GST_TAG_SCOPE_GLOBAL);
