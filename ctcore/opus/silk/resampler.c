@@ -8,6 +8,8 @@
  * Ported from libopus 1.3.1 (BSD-3-Clause, Xiph.Org Foundation and
  * contributors)
  */
+#include <assert.h>
+
 #include "opus/silk/silk.h"
 
 /*
@@ -70,12 +72,15 @@ int ct_silk_resampler_init(
     if( forEnc ) {
         if( ( Fs_Hz_in  != 8000 && Fs_Hz_in  != 12000 && Fs_Hz_in  != 16000 && Fs_Hz_in  != 24000 && Fs_Hz_in  != 48000 ) ||
             ( Fs_Hz_out != 8000 && Fs_Hz_out != 12000 && Fs_Hz_out != 16000 ) ) {
+            /* celt_assert: libopus, built with hardening, aborts here */
+            assert( 0 );
             return -1;
         }
         S->inputDelay = delay_matrix_enc[ rateID( Fs_Hz_in ) ][ rateID( Fs_Hz_out ) ];
     } else {
         if( ( Fs_Hz_in  != 8000 && Fs_Hz_in  != 12000 && Fs_Hz_in  != 16000 ) ||
             ( Fs_Hz_out != 8000 && Fs_Hz_out != 12000 && Fs_Hz_out != 16000 && Fs_Hz_out != 24000 && Fs_Hz_out != 48000 ) ) {
+            assert( 0 );
             return -1;
         }
         S->inputDelay = delay_matrix_dec[ rateID( Fs_Hz_in ) ][ rateID( Fs_Hz_out ) ];
@@ -128,6 +133,7 @@ int ct_silk_resampler_init(
             S->Coefs = ct_silk_Resampler_1_6_COEFS;
         } else {
             /* None available */
+            assert( 0 );
             return -1;
         }
     } else {
@@ -157,7 +163,9 @@ int ct_silk_resampler(
     int nSamples;
 
     /* Need at least 1 ms of input data */
+    assert( inLen >= S->Fs_in_kHz );
     /* Delay can't exceed the 1 ms of buffering */
+    assert( S->inputDelay <= S->Fs_in_kHz );
 
     nSamples = S->Fs_in_kHz - S->inputDelay;
 

@@ -6,6 +6,8 @@
  * Ported from libopus 1.3.1 (BSD-3-Clause, Xiph.Org Foundation and
  * contributors)
  */
+#include <assert.h>
+
 #include "opus/silk/silk.h"
 
 static inline int16_t *silk_resampler_private_down_FIR_INTERPOL(
@@ -110,6 +112,8 @@ static inline int16_t *silk_resampler_private_down_FIR_INTERPOL(
                 *out++ = (int16_t)silk_SAT16( silk_RSHIFT_ROUND( res_Q6, 6 ) );
             }
             break;
+        default:
+            assert( 0 );
     }
     return out;
 }
