@@ -289,21 +289,31 @@ assert_library_ok (const library_output * out)
 /* ------------------------------------------------------------------ */
 /* The element                                                         */
 
-/* Pushes the samples in buffers of `chunk` frames, timestamped from 0. */
+/* Pushes the samples in buffers of `chunk` frames, timestamped from
+ * `start`. */
 static void
-push_pcm (GstHarness * h, const guint8 * pcm, gsize bpf, gsize frames,
-    gint rate, gsize chunk)
+push_pcm_at (GstHarness * h, const guint8 * pcm, gsize bpf, gsize frames,
+    gint rate, gsize chunk, GstClockTime start)
 {
   for (gsize done = 0; done < frames;) {
     gsize n = MIN (frames - done, chunk);
     GstBuffer *in = gst_buffer_new_memdup (pcm + done * bpf, n * bpf);
 
-    GST_BUFFER_PTS (in) = gst_util_uint64_scale (done, GST_SECOND, rate);
-    GST_BUFFER_DURATION (in) = gst_util_uint64_scale (done + n, GST_SECOND,
-        rate) - GST_BUFFER_PTS (in);
+    GST_BUFFER_PTS (in) = start + gst_util_uint64_scale (done, GST_SECOND,
+        rate);
+    GST_BUFFER_DURATION (in) = start + gst_util_uint64_scale (done + n,
+        GST_SECOND, rate) - GST_BUFFER_PTS (in);
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
     done += n;
   }
+}
+
+/* The same from 0. */
+static void
+push_pcm (GstHarness * h, const guint8 * pcm, gsize bpf, gsize frames,
+    gint rate, gsize chunk)
+{
+  push_pcm_at (h, pcm, bpf, frames, rate, chunk, 0);
 }
 
 static GPtrArray *
@@ -1311,23 +1321,39 @@ GST_END_TEST;
 /* Timestamps, clipping, latency                                       */
 
 /* The audio buffers' timestamps increase, follow each other without gaps
- * from 0 and, together, last as long as the input (input time); Ogg pages
- * and packets. */
+ * from the first input timestamp (0 or later) and, together, last as long
+ * as the input (input time); Ogg pages and packets. */
 GST_START_TEST (test_timestamps)
 {
-  static const gint case_rates[] = { 48000, 44100, 8000 };
+  static const struct
+  {
+    gint rate;
+    GstClockTime start;
+  } cases[] = {
+    {48000, 0}, {44100, 0}, {8000, 0}, {48000, 5 * GST_SECOND},
+    {44100, 1234567},
+  };
 
-  for (guint k = 0; k < 2 * G_N_ELEMENTS (case_rates); k++) {
-    gint rate = case_rates[k / 2];
+  for (guint k = 0; k < 2 * G_N_ELEMENTS (cases); k++) {
+    gint rate = cases[k / 2].rate;
     gboolean packets = k % 2;
     gsize frames = rate * 3 + 77;
     gdouble *v = make_music (frames, 2, rate, k);
     guint8 *pcm = pcm_in_format (v, frames * 2, GST_AUDIO_FORMAT_S16LE);
-    GPtrArray *got = element_encode ("serial=1", packets ? "audio/x-opus" :
-        NULL, GST_AUDIO_FORMAT_S16LE, rate, 2, pcm, frames, 1000, NULL);
-    GstClockTime end = 0, last_pts = 0,
-        total = gst_util_uint64_scale (frames, GST_SECOND, rate);
+    GstHarness *h = gst_harness_new_parse ("ctopusenc serial=1");
+    GPtrArray *got;
+    GstClockTime end = cases[k / 2].start, last_pts = 0,
+        total = cases[k / 2].start + gst_util_uint64_scale (frames,
+        GST_SECOND, rate);
     guint audio = 0;
+
+    if (packets)
+      gst_harness_set_sink_caps_str (h, "audio/x-opus");
+    gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, rate, 2));
+    push_pcm_at (h, pcm, 4, frames, rate, 1000, cases[k / 2].start);
+    fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+    got = pull_all (h);
+    gst_harness_teardown (h);
 
     for (guint i = 0; i < got->len; i++) {
       GstBuffer *b = g_ptr_array_index (got, i);
