@@ -765,6 +765,64 @@ GST_START_TEST (test_properties)
 
 GST_END_TEST;
 
+/* Properties set while a stream runs apply from the next stream (new
+ * caps): the running one keeps its settings and serial; the next takes
+ * the new bitrate and the new serial (not the old one + 1). */
+GST_START_TEST (test_properties_mid_stream)
+{
+  const gsize frames = 30000;
+  gdouble *v = make_music (frames, 2, 48000, 60);
+  guint8 *pcm = pcm_in_format (v, frames * 2, GST_AUDIO_FORMAT_S16LE);
+  gdouble *v2 = make_music (frames, 2, 44100, 61);
+  guint8 *pcm2 = pcm_in_format (v2, frames * 2, GST_AUDIO_FORMAT_S16LE);
+  GstHarness *h = gst_harness_new_parse ("ctopusenc serial=20");
+  GstElement *enc = gst_harness_find_element (h, "ctopusenc");
+  GPtrArray *expected =
+      g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  element_settings es;
+  library_output part;
+  GPtrArray *got;
+
+  settings_init (&es, 48000, 2, 20);
+  part = library_encode (finish_settings (&es, TRUE), pcm, CT_OPUS_S16,
+      frames, 4096);
+  assert_library_ok (&part);
+  for (guint k = 0; k < part.units->len; k++)
+    g_ptr_array_add (expected, g_bytes_ref (g_ptr_array_index (part.units,
+                k)));
+  library_output_clear (&part);
+  settings_init (&es, 44100, 2, 50);
+  es.s.bitrate = 128000;
+  part = library_encode (finish_settings (&es, TRUE), pcm2, CT_OPUS_S16,
+      frames, 4096);
+  assert_library_ok (&part);
+  for (guint k = 0; k < part.units->len; k++)
+    g_ptr_array_add (expected, g_bytes_ref (g_ptr_array_index (part.units,
+                k)));
+  library_output_clear (&part);
+
+  gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, 48000, 2));
+  push_pcm (h, pcm, 4, 10000, 48000, 2000);
+  g_object_set (enc, "bitrate", 128000, "serial", 50, NULL);
+  push_pcm (h, pcm + 40000, 4, frames - 10000, 48000, 2000);
+  gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, 44100, 2));
+  push_pcm (h, pcm2, 4, frames, 44100, 2000);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  got = pull_all (h);
+  assert_units_equal (got, expected, 0);
+
+  g_ptr_array_unref (got);
+  g_ptr_array_unref (expected);
+  gst_object_unref (enc);
+  gst_harness_teardown (h);
+  g_free (pcm);
+  g_free (pcm2);
+  g_free (v);
+  g_free (v2);
+}
+
+GST_END_TEST;
+
 /* serial=-1: a random serial, and no --serial in ENCODER_OPTIONS, as
  * opusenc without --serial; two streams in a row take different serials.
  * With the serial read back from the pages, the library's bytes. */
@@ -1979,6 +2037,7 @@ ctopusenc_suite (void)
   tcase_add_test (tc, test_packets_for_audio_x_opus);
   tcase_add_test (tc, test_ogg_preferred);
   tcase_add_test (tc, test_properties);
+  tcase_add_test (tc, test_properties_mid_stream);
   tcase_add_test (tc, test_random_serial);
   tcase_add_test (tc, test_bitrate_too_low);
   tcase_add_test (tc, test_property_specs);
