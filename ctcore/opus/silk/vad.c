@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "opus/silk/silk.h"
-#include "opus/silk/vad.h"
 
 /* Initialization of the Silk VAD */
 int ct_silk_VAD_Init(ct_silk_VAD_state *psSilk_VAD)

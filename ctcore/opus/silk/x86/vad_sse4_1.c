@@ -15,7 +15,6 @@
 #include <xmmintrin.h>
 
 #include "opus/silk/silk.h"
-#include "opus/silk/vad.h"
 
 /* Weighting factors for tilt measure */
 static const int32_t tiltWeights[VAD_N_BANDS] = {30000, 6000, -12000, -12000};
