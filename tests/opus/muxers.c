@@ -2,7 +2,7 @@
  * ctopusenc behind GStreamer's muxers: for a corpus clip and a generated
  * 48 kHz stereo WAV,
  *   filesrc ! wavparse ! ctopusenc serial=1 ! MUXER ! filesink
- * with MUXER oggmux, matroskamux and mp4mux (audio/x-opus). Each pipeline
+ * with MUXER oggmux, matroskamux, webmmux and mp4mux (audio/x-opus). Each pipeline
  * must end without error; the Opus packets in the file (Ogg pages parsed
  * here, Matroska and MP4 through their demuxers) must be those of
  * `opusenc --serial 1`'s file; and the file must decode (demuxer !
@@ -500,6 +500,7 @@ typedef struct muxer
 static const muxer muxers[] = {
   {"oggmux", "oggdemux", "ogg"},
   {"matroskamux", "matroskademux", "mkv"},
+  {"webmmux", "matroskademux", "webm"},
   {"mp4mux", "qtdemux", "mp4"},
 };
 
@@ -735,7 +736,7 @@ remove_tmp_dir (void)
 
 static const gchar *const needed[] = {
   "ctopusenc", "filesrc", "filesink", "wavparse", "oggmux", "oggdemux",
-  "matroskamux", "matroskademux", "mp4mux", "qtdemux", "opusparse", "opusdec",
+  "matroskamux", "matroskademux", "webmmux", "mp4mux", "qtdemux", "opusparse", "opusdec",
   "opusenc",
   "audioconvert", "audioresample", "appsink",
 };
