@@ -672,7 +672,6 @@ opus_muxers_suite (void)
   Suite *s = suite_create ("opus_muxers");
   TCase *tc = tcase_create ("general");
 
-  tcase_set_timeout (tc, 600);
   suite_add_tcase (s, tc);
   tcase_add_loop_test (tc, test_reference_decode, 0, num_inputs);
   tcase_add_loop_test (tc, test_filesink, 0, num_inputs);
