@@ -2,18 +2,19 @@
  * ctopusenc behind GStreamer's muxers: for a corpus clip and a generated
  * 48 kHz stereo WAV,
  *   filesrc ! wavparse ! ctopusenc serial=1 ! MUXER ! filesink
- * with MUXER oggmux, matroskamux, webmmux and mp4mux (audio/x-opus). Each pipeline
- * must end without error; the Opus packets in the file (Ogg pages parsed
- * here, Matroska and MP4 through their demuxers) must be those of
- * `opusenc --serial 1`'s file; and the file must decode (demuxer !
- * opusparse ! opusdec ! audioconvert ! S16LE 48 kHz ! appsink) to the
- * samples GStreamer decodes from opusenc's file, as many (pre-skip and end
- * trimmed). A
- * muxer that loses the trimming must lose it for GStreamer's own opusenc
- * in the same pipeline in the same way (the bar of the system's muxers);
- * each row prints what it got. GStreamer's decode of opusenc's file is
- * checked against `opusdec --rate 48000 --no-dither`'s, sample for
- * sample.
+ * with MUXER oggmux, matroskamux, webmmux and mp4mux (audio/x-opus). Each
+ * pipeline must end without error; the Opus packets in the file (Ogg
+ * pages parsed here, Matroska and MP4 through their demuxers) must be
+ * those of `opusenc --serial 1`'s file (Ogg: its headers and granule
+ * positions too); and the file must decode (demuxer ! opusparse ! opusdec
+ * ! audioconvert ! S16LE 48 kHz ! appsink) to the samples GStreamer
+ * decodes from opusenc's file, as many (pre-skip and end trimmed). A muxer
+ * that loses the trimming must lose it for GStreamer's own opusenc in the
+ * same pipeline in the same way (the bar of the system's muxers: 1.22's
+ * mp4mux writes an edit list from 0, and qtdemux ignores dOps' pre-skip,
+ * so 312 samples too many at the start); each row prints what it got.
+ * GStreamer's decode of opusenc's file is checked against `opusdec --rate
+ * 48000 --no-dither`'s, sample for sample.
  *
  * usage: opus_muxers [CORPUS_DIR]
  * Exits 77 ("SKIP:" and the reason) without opusenc, opusdec or one of the
