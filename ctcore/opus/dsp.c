@@ -12,6 +12,9 @@
 
 #include <assert.h>
 
+#include "common/cpu.h"
+#include "opus/silk/silk.h"
+
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
 {
     dsp->xcorr_kernel = ct_opus_xcorr_kernel_c;
@@ -20,6 +23,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     dsp->comb_filter_const = ct_opus_comb_filter_const_c;
     dsp->pvq_search = ct_opus_pvq_search_c;
     dsp->resampler_inner_product = ct_opus_resampler_inner_product_c;
+    dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_c;
 #if defined(__x86_64__)
     /* Debian's build presumes SSE and SSE2 and has no wider float
      * kernels: every level above C gets the SSE versions. */
@@ -30,6 +34,10 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
         dsp->comb_filter_const = ct_opus_comb_filter_const_sse;
         dsp->pvq_search = ct_opus_pvq_search_sse2;
         dsp->resampler_inner_product = ct_opus_resampler_inner_product_sse;
+        /* libopus' run-time choice (arch >= 3) is the CPU's, not a level
+         * the caller picks. */
+        if (ct_cpu_flags_detected() & CT_CPU_FLAG_SSE41)
+            dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_sse4_1;
     }
 #else
     (void)simd;

@@ -654,6 +654,7 @@ void checkasm_check_opus(void)
     const ct_opus_dsp c_model = {
         c_xcorr_kernel,      c_inner_prod, c_dual_inner_prod,
         c_comb_filter_const, c_pvq_search, c_resampler_inner_product,
+        NULL, /* the VAD: checked on its own, it has no lanes */
     };
     opus_buffers *t = calloc(1, sizeof(*t));
     if (t == NULL) {
@@ -668,6 +669,7 @@ void checkasm_check_opus(void)
     const ct_opus_dsp lanes_model = {
         sse_xcorr_kernel,      sse_inner_prod, sse_dual_inner_prod,
         sse_comb_filter_const, sse_pvq_search, sse_resampler_inner_product,
+        NULL,
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif
