@@ -29,6 +29,28 @@ const char *const opus_corpus_flags[] = {
     "--framesize 40",
     "--framesize 60",
     "--expect-loss 10",
+    "--bitrate 6",
+    "--bitrate 12",
+    "--bitrate 16",
+    "--bitrate 24",
+    "--bitrate 32",
+    "--bitrate 48",
+    "--speech",
+    "--music",
+    "--bitrate 20 --speech --framesize 10",
+    "--bitrate 24 --comp 0",
+    "--bitrate 24 --comp 1",
+    "--bitrate 24 --comp 2",
+    "--bitrate 24 --comp 3",
+    "--bitrate 24 --comp 4",
+    "--bitrate 24 --comp 5",
+    "--bitrate 24 --comp 6",
+    "--bitrate 24 --comp 7",
+    "--bitrate 24 --comp 8",
+    "--bitrate 24 --comp 9",
+    "--bitrate 24 --comp 10",
+    "--bitrate 32 --cvbr",
+    "--bitrate 24 --hard-cbr",
 };
 const size_t opus_corpus_flags_count = sizeof(opus_corpus_flags) / sizeof(opus_corpus_flags[0]);
 
@@ -51,6 +73,18 @@ const opus_synthetic opus_synthetic_cases[] = {
     {"f32", 48000, 2, CT_OPUS_F32, 48000, ""},
 };
 const size_t opus_synthetic_count = sizeof(opus_synthetic_cases) / sizeof(opus_synthetic_cases[0]);
+
+const opus_derived opus_derived_cases[] = {
+    {"speech_8k", ""},
+    {"speech_12k", ""},
+    {"speech_16k", ""},
+    {"speech_24k", ""},
+    {"surround51", ""},
+    {"surround51", "--bitrate 256"},
+    {"surround71", ""},
+    {"surround71", "--bitrate 256"},
+};
+const size_t opus_derived_count = sizeof(opus_derived_cases) / sizeof(opus_derived_cases[0]);
 
 static int format_bytes(ct_opus_format format)
 {
@@ -247,6 +281,124 @@ int opus_read_wav(const char *path, opus_wav *wav)
     return -1;
 }
 
+void opus_wav_to_vorbis_order(opus_wav *wav)
+{
+    static const int permute[8][8] = {
+        {0}, {0, 1}, {0, 2, 1}, {0, 1, 2, 3}, {0, 2, 1, 3, 4}, {0, 2, 1, 4, 5, 3},
+        {0, 2, 1, 5, 6, 4, 3}, {0, 2, 1, 6, 7, 4, 5, 3},
+    };
+    int ch = wav->channels, bytes = wav->sample_bytes;
+    uint8_t frame[8 * 4];
+
+    if (ch < 3 || ch > 8)
+        return;
+    for (long i = 0; i < wav->frames; i++) {
+        uint8_t *p = wav->data + (size_t)i * ch * bytes;
+        memcpy(frame, p, (size_t)ch * bytes);
+        for (int j = 0; j < ch; j++)
+            memcpy(p + j * bytes, frame + permute[ch - 1][j] * bytes, (size_t)bytes);
+    }
+}
+
+/* Writes a 16-bit WAV of the interleaved samples. */
+static int write_s16_wav(const char *path, int rate, int channels, const int16_t *pcm, long frames)
+{
+    size_t data = (size_t)frames * channels * 2;
+    uint8_t header[44];
+    FILE *f = fopen(path, "wb");
+    int ok;
+
+    memcpy(header, "RIFF", 4);
+    put32(header + 4, (uint32_t)(36 + data));
+    memcpy(header + 8, "WAVEfmt ", 8);
+    put32(header + 16, 16);
+    put16(header + 20, 1);
+    put16(header + 22, (unsigned)channels);
+    put32(header + 24, (uint32_t)rate);
+    put32(header + 28, (uint32_t)(rate * channels * 2));
+    put16(header + 32, (unsigned)(channels * 2));
+    put16(header + 34, 16);
+    memcpy(header + 36, "data", 4);
+    put32(header + 40, (uint32_t)data);
+    ok = f && fwrite(header, 1, 44, f) == 44;
+    for (size_t i = 0; ok && i < (size_t)frames * channels; i++) {
+        uint8_t b[2];
+        put16(b, (uint16_t)pcm[i]);
+        ok = fwrite(b, 1, 2, f) == 2;
+    }
+    if (f)
+        ok &= fclose(f) == 0;
+    return ok ? 0 : -1;
+}
+
+static int read_clip(const char *corpus, const char *name, opus_wav *wav)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/%s", corpus, name);
+    if (opus_read_wav(path, wav) < 0 || wav->format != CT_OPUS_S16) {
+        fprintf(stderr, "%s: a 16-bit WAV is needed\n", path);
+        opus_wav_free(wav);
+        return -1;
+    }
+    return 0;
+}
+
+static int16_t clip_sample(const opus_wav *w, long i, int c)
+{
+    if (i >= w->frames)
+        return 0;
+    return ((const int16_t *)w->data)[(size_t)i * w->channels + (size_t)(c % w->channels)];
+}
+
+int opus_write_derived(const opus_derived *c, const char *corpus, const char *path)
+{
+    if (!strncmp(c->name, "speech_", 7)) {
+        /* The speech clip at rate/1000 kHz, by linear interpolation. */
+        int rate = atoi(c->name + 7) * 1000;
+        opus_wav in;
+        if (read_clip(corpus, "speech_nl_32k_mono.wav", &in) < 0)
+            return -1;
+        long frames = (long)((double)in.frames * rate / in.rate);
+        int16_t *out = malloc((size_t)frames * sizeof(*out) + 1);
+        for (long i = 0; i < frames; i++) {
+            double x = (double)i * in.rate / rate;
+            long k = (long)x;
+            double f = x - k;
+            double v = (1 - f) * clip_sample(&in, k, 0) + f * clip_sample(&in, k + 1, 0);
+            out[i] = (int16_t)lrint(v);
+        }
+        int r = write_s16_wav(path, rate, 1, out, frames);
+        free(out);
+        opus_wav_free(&in);
+        return r;
+    }
+    /* 5.1 or 7.1 from the 44.1 kHz clips, 10 s, one clip's channel per
+     * output channel (WAV order: FL FR FC LFE BL BR [SL SR]). */
+    static const char *const clips[] = {"metal_muldjord_44k1_stereo.wav",
+                                        "orchestral_wesnoth_44k1_stereo.wav",
+                                        "rock_sectoid_44k1_stereo.wav",
+                                        "adventure_drascula_44k1_mono.wav"};
+    int channels = !strcmp(c->name, "surround71") ? 8 : 6;
+    opus_wav in[4];
+    long frames = 441000;
+    for (int k = 0; k < 4; k++) {
+        if (read_clip(corpus, clips[k], &in[k]) < 0) {
+            while (k--)
+                opus_wav_free(&in[k]);
+            return -1;
+        }
+    }
+    int16_t *out = malloc((size_t)frames * channels * sizeof(*out));
+    for (long i = 0; i < frames; i++)
+        for (int ch = 0; ch < channels; ch++)
+            out[(size_t)i * channels + ch] = clip_sample(&in[ch / 2], i, ch % 2);
+    int r = write_s16_wav(path, 44100, channels, out, frames);
+    free(out);
+    for (int k = 0; k < 4; k++)
+        opus_wav_free(&in[k]);
+    return r;
+}
+
 void opus_wav_free(opus_wav *wav)
 {
     free(wav->data);
@@ -342,7 +494,7 @@ int opus_census_file(const char *path, opus_census *census)
     size_t size, pos = 0, packet_len = 0;
     uint8_t *b = opus_read_file(path, &size);
     long packets = 0;
-    int first_byte = -1;
+    int first_byte = -1, last_mode = -1;
 
     memset(census, 0, sizeof(*census));
     if (!b)
@@ -359,12 +511,16 @@ int opus_census_file(const char *path, opus_census *census)
             if (len < 255) {
                 if (packets >= 2 && first_byte >= 0) {
                     int config = first_byte >> 3;
-                    if (config < 12)
+                    int mode = config < 12 ? 0 : config < 16 ? 1 : 2;
+                    if (mode == 0)
                         census->silk++;
-                    else if (config < 16)
+                    else if (mode == 1)
                         census->hybrid++;
                     else
                         census->celt++;
+                    if (last_mode >= 0 && mode != last_mode)
+                        census->switches++;
+                    last_mode = mode;
                 }
                 packets++;
                 packet_len = 0;

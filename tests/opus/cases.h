@@ -19,6 +19,21 @@
 extern const char *const opus_corpus_flags[];
 extern const size_t opus_corpus_flags_count;
 
+/* WAVs the tests make from corpus clips: speech at other rates, 5.1 and
+ * 7.1 from several clips. */
+typedef struct opus_derived {
+    const char *name;
+    const char *flags; /* opusenc flags for it */
+} opus_derived;
+
+extern const opus_derived opus_derived_cases[];
+extern const size_t opus_derived_count;
+
+/* Writes the derived WAV from the corpus clips; 0 on success, -1 (with a
+ * message) when a clip it needs is missing. */
+int opus_write_derived(const opus_derived *c, const char *corpus, const char *path);
+
+
 /* A WAV the tests write: a name, a rate, channels, a format, a length. */
 typedef struct opus_synthetic {
     const char *name;
@@ -52,6 +67,10 @@ typedef struct opus_wav {
 /* 0 on success; a message on stderr otherwise. */
 int opus_read_wav(const char *path, opus_wav *wav);
 void opus_wav_free(opus_wav *wav);
+/* opusenc's reader takes a WAV's channels in WAV order and hands them to
+ * libopusenc in Vorbis order (opus-tools' wav_permute_matrix, 3 to 8
+ * channels): the same reordering, in place. */
+void opus_wav_to_vorbis_order(opus_wav *wav);
 
 /* Fills settings from opusenc flags (--bitrate, --cvbr, --hard-cbr,
  * --music, --speech, --comp, --framesize, --expect-loss, --max-delay) for
@@ -70,6 +89,7 @@ int opus_have_opusenc(char *why, size_t size);
 /* The audio packets' modes in an Ogg Opus file (from the TOC bytes). */
 typedef struct opus_census {
     long celt, silk, hybrid;
+    long switches; /* packets whose mode differs from the one before */
 } opus_census;
 int opus_census_file(const char *path, opus_census *census);
 
