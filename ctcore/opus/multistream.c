@@ -1,7 +1,7 @@
 /*
- * The multistream Opus encoder for mapping family 0 (one stream, mono or
- * coupled stereo): init, the per-stream rate allocation, the encode call
- * and the ctls libopusenc forwards. See multistream.h for what part 2 adds.
+ * The multistream Opus encoder for mapping families 0, 1 and 255: init
+ * (the Vorbis layouts), the surround analysis, the per-stream rate
+ * allocation, the encode call and the ctls libopusenc forwards.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/opus_multistream_encoder.c and the layout
@@ -12,9 +12,35 @@
 
 #include <stddef.h>
 
+#include <math.h>
+#include <string.h>
+
 #include "analysis.h"
+#include "bands.h"
+#include "celt_common.h"
+#include "energy.h"
 #include "mathops.h"
+#include "mdct.h"
 #include "repacketizer.h"
+
+/* src/opus_multistream_encoder.c VorbisLayout */
+typedef struct {
+    int nb_streams;
+    int nb_coupled_streams;
+    unsigned char mapping[8];
+} VorbisLayout;
+
+/* Index is nb_channel-1 */
+static const VorbisLayout vorbis_mappings[8] = {
+    {1, 0, {0}},                      /* 1: mono */
+    {1, 1, {0, 1}},                   /* 2: stereo */
+    {2, 1, {0, 2, 1}},                /* 3: 1-d surround */
+    {2, 2, {0, 1, 2, 3}},             /* 4: quadraphonic surround */
+    {3, 2, {0, 4, 1, 2, 3}},          /* 5: 5-channel surround */
+    {4, 2, {0, 4, 1, 2, 3, 5}},       /* 6: 5.1 surround */
+    {4, 3, {0, 4, 1, 2, 3, 5, 6}},    /* 7: 6.1 surround */
+    {5, 3, {0, 6, 1, 2, 3, 4, 5, 7}}, /* 8: 7.1 surround */
+};
 
 /* Max size in case the encoder decides to return six frames (6 x 20 ms =
  * 120 ms) */
@@ -94,6 +120,197 @@ static int validate_encoder_layout(const ct_opus_channel_layout *layout)
     return 1;
 }
 
+/* src/opus_multistream_encoder.c channel_pos */
+static void channel_pos(int channels, int pos[8])
+{
+    /* Position in the mix: 0 don't mix, 1: left, 2: center, 3:right */
+    if (channels == 4) {
+        pos[0] = 1;
+        pos[1] = 3;
+        pos[2] = 1;
+        pos[3] = 3;
+    } else if (channels == 3 || channels == 5 || channels == 6) {
+        pos[0] = 1;
+        pos[1] = 2;
+        pos[2] = 3;
+        pos[3] = 1;
+        pos[4] = 3;
+        pos[5] = 0;
+    } else if (channels == 7) {
+        pos[0] = 1;
+        pos[1] = 2;
+        pos[2] = 3;
+        pos[3] = 1;
+        pos[4] = 3;
+        pos[5] = 2;
+        pos[6] = 0;
+    } else if (channels == 8) {
+        pos[0] = 1;
+        pos[1] = 2;
+        pos[2] = 3;
+        pos[3] = 1;
+        pos[4] = 3;
+        pos[5] = 1;
+        pos[6] = 3;
+        pos[7] = 0;
+    }
+}
+
+/* Computes a rough approximation of log2(2^a + 2^b) */
+static float logSum(float a, float b)
+{
+    float max;
+    float diff;
+    float frac;
+    /* Only the first 9 entries are set: diff < 8 reads up to [16] */
+    static const float diff_table[17] = {
+        0.5000000f, 0.2924813f, 0.1609640f, 0.0849625f, 0.0437314f,
+        0.0221971f, 0.0111839f, 0.0056136f, 0.0028123f};
+    int low;
+    if (a > b) {
+        max = a;
+        diff = a - b;
+    } else {
+        max = b;
+        diff = b - a;
+    }
+    if (!(diff < 8.f)) /* inverted to catch NaNs */
+        return max;
+    low = (int)floor(2 * diff);
+    frac = 2 * diff - low;
+    return max + diff_table[low] +
+           frac * (diff_table[low + 1] - diff_table[low]);
+}
+
+void ct_opus_surround_analysis(const ct_celt_mode *celt_mode, const void *pcm,
+                               float *bandLogE, float *mem, float *preemph_mem,
+                               int len, int overlap, int channels, int rate,
+                               ct_opus_copy_channel_in_func copy_channel_in,
+                               const ct_opus_dsp *dsp)
+{
+    int c;
+    int i;
+    int LM;
+    int pos[8] = {0};
+    int upsample;
+    int frame_size;
+    int freq_size;
+    float channel_offset;
+    float bandE[21];
+    float maskLogE[3][21];
+    /* frame_size + overlap and len are at most 5760 + 120 (120 ms) */
+    float in[MS_MAX_FRAME_SIZE + 120];
+    float x[MS_MAX_FRAME_SIZE];
+    float freq[960];
+
+    upsample = ct_celt_resampling_factor(rate);
+    frame_size = len * upsample;
+    freq_size = CT_IMIN(960, frame_size);
+
+    /* LM = log2(frame_size / 120) */
+    for (LM = 0; LM < celt_mode->maxLM; LM++)
+        if (celt_mode->shortMdctSize << LM == frame_size)
+            break;
+
+    channel_pos(channels, pos);
+
+    for (c = 0; c < 3; c++)
+        for (i = 0; i < 21; i++)
+            maskLogE[c][i] = -28.f;
+
+    for (c = 0; c < channels; c++) {
+        int frame;
+        int nb_frames = frame_size / freq_size;
+        float sum;
+        memcpy(in, mem + c * overlap, overlap * sizeof(*in));
+        (*copy_channel_in)(x, 1, pcm, channels, c, len);
+        ct_celt_preemphasis(x, in + overlap, frame_size, 1, upsample,
+                            celt_mode->preemph, preemph_mem + c, 0);
+        sum = dsp->inner_prod(in, in, frame_size + overlap);
+        /* This should filter out both NaNs and ridiculous signals that could
+           cause NaNs further down. */
+        if (!(sum < 1e18f) || ct_celt_isnan(sum)) {
+            memset(in, 0, (frame_size + overlap) * sizeof(*in));
+            preemph_mem[c] = 0;
+        }
+        memset(bandE, 0, sizeof(bandE));
+        for (frame = 0; frame < nb_frames; frame++) {
+            float tmpE[21];
+            ct_clt_mdct_forward(&celt_mode->mdct, in + 960 * frame, freq,
+                                celt_mode->window, overlap,
+                                celt_mode->maxLM - LM, 1);
+            if (upsample != 1) {
+                int bound = freq_size / upsample;
+                for (i = 0; i < bound; i++)
+                    freq[i] *= upsample;
+                for (; i < freq_size; i++)
+                    freq[i] = 0;
+            }
+
+            ct_celt_compute_band_energies(celt_mode, freq, tmpE, 21, 1, LM,
+                                          dsp);
+            /* If we have multiple frames, take the max energy. */
+            for (i = 0; i < 21; i++)
+                bandE[i] = CT_MAX32(bandE[i], tmpE[i]);
+        }
+        ct_celt_amp2Log2(celt_mode, 21, 21, bandE, bandLogE + 21 * c, 1);
+        /* Apply spreading function with -6 dB/band going up and -12 dB/band
+         * going down. */
+        for (i = 1; i < 21; i++)
+            bandLogE[21 * c + i] = CT_MAX16(bandLogE[21 * c + i],
+                                            bandLogE[21 * c + i - 1] - 1.f);
+        for (i = 19; i >= 0; i--)
+            bandLogE[21 * c + i] = CT_MAX16(bandLogE[21 * c + i],
+                                            bandLogE[21 * c + i + 1] - 2.f);
+        if (pos[c] == 1) {
+            for (i = 0; i < 21; i++)
+                maskLogE[0][i] = logSum(maskLogE[0][i], bandLogE[21 * c + i]);
+        } else if (pos[c] == 3) {
+            for (i = 0; i < 21; i++)
+                maskLogE[2][i] = logSum(maskLogE[2][i], bandLogE[21 * c + i]);
+        } else if (pos[c] == 2) {
+            for (i = 0; i < 21; i++) {
+                maskLogE[0][i] =
+                    logSum(maskLogE[0][i], bandLogE[21 * c + i] - .5f);
+                maskLogE[2][i] =
+                    logSum(maskLogE[2][i], bandLogE[21 * c + i] - .5f);
+            }
+        }
+        memcpy(mem + c * overlap, in + frame_size, overlap * sizeof(*in));
+    }
+    for (i = 0; i < 21; i++)
+        maskLogE[1][i] = CT_MIN32(maskLogE[0][i], maskLogE[2][i]);
+    channel_offset = .5f * ct_celt_log2(2.f / (channels - 1));
+    for (c = 0; c < 3; c++)
+        for (i = 0; i < 21; i++)
+            maskLogE[c][i] += channel_offset;
+    for (c = 0; c < channels; c++) {
+        float *mask;
+        if (pos[c] != 0) {
+            mask = &maskLogE[pos[c] - 1][0];
+            for (i = 0; i < 21; i++)
+                bandLogE[21 * c + i] = bandLogE[21 * c + i] - mask[i];
+        } else {
+            for (i = 0; i < 21; i++)
+                bandLogE[21 * c + i] = 0;
+        }
+    }
+}
+
+/* opus_encoder_ctl's OPUS_SET_LFE and OPUS_SET_ENERGY_MASK (the codec
+ * field and its CELT encoder's), which only this file sends */
+static void opus_encoder_set_lfe(ct_opus_codec *enc, int value)
+{
+    enc->lfe = value;
+    ct_celt_encoder_set_lfe(&enc->celt_enc, value);
+}
+
+static void opus_encoder_set_energy_mask(ct_opus_codec *enc, const float *value)
+{
+    enc->energy_masking = value;
+    ct_celt_encoder_set_energy_mask(&enc->celt_enc, value);
+}
+
 static int opus_multistream_encoder_init_impl(
     ct_opus_ms_encoder *st, int32_t Fs, int channels, int streams,
     int coupled_streams, const unsigned char *mapping, int application,
@@ -101,9 +318,9 @@ static int opus_multistream_encoder_init_impl(
 {
     int i, ret;
 
-    if ((channels > CT_OPUS_MS_MAX_CHANNELS) || (channels < 1) ||
-        (coupled_streams > streams) || (streams < 1) ||
-        (coupled_streams < 0) || (streams > CT_OPUS_MS_MAX_STREAMS))
+    if ((channels > 255) || (channels < 1) || (coupled_streams > streams) ||
+        (streams < 1) || (coupled_streams < 0) ||
+        (streams > 255 - coupled_streams))
         return CT_OPUS_BAD_ARG;
 
     st->dsp = dsp;
@@ -127,11 +344,19 @@ static int opus_multistream_encoder_init_impl(
         ret = ct_opus_encoder_init(&st->streams[i], Fs, 2, application, dsp);
         if (ret != CT_OPUS_OK)
             return ret;
+        if (i == st->lfe_stream)
+            opus_encoder_set_lfe(&st->streams[i], 1);
     }
     for (; i < st->layout.nb_streams; i++) {
         ret = ct_opus_encoder_init(&st->streams[i], Fs, 1, application, dsp);
+        if (i == st->lfe_stream)
+            opus_encoder_set_lfe(&st->streams[i], 1);
         if (ret != CT_OPUS_OK)
             return ret;
+    }
+    if (mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+        memset(st->preemph_mem, 0, channels * sizeof(st->preemph_mem[0]));
+        memset(st->window_mem, 0, channels * 120 * sizeof(st->window_mem[0]));
     }
     st->mapping_type = mapping_type;
     return CT_OPUS_OK;
@@ -142,6 +367,8 @@ int ct_opus_ms_encoder_init(ct_opus_ms_encoder *st, int32_t Fs, int channels,
                             int *coupled_streams, unsigned char *mapping,
                             int application, const ct_opus_dsp *dsp)
 {
+    ct_opus_mapping_type mapping_type;
+
     if ((channels > 255) || (channels < 1))
         return CT_OPUS_BAD_ARG;
     st->lfe_stream = -1;
@@ -157,14 +384,32 @@ int ct_opus_ms_encoder_init(ct_opus_ms_encoder *st, int32_t Fs, int channels,
             mapping[1] = 1;
         } else
             return CT_OPUS_UNIMPLEMENTED;
+    } else if (mapping_family == 1 && channels <= 8 && channels >= 1) {
+        int i;
+        *streams = vorbis_mappings[channels - 1].nb_streams;
+        *coupled_streams = vorbis_mappings[channels - 1].nb_coupled_streams;
+        for (i = 0; i < channels; i++)
+            mapping[i] = vorbis_mappings[channels - 1].mapping[i];
+        if (channels >= 6)
+            st->lfe_stream = *streams - 1;
+    } else if (mapping_family == 255) {
+        int i;
+        *streams = channels;
+        *coupled_streams = 0;
+        for (i = 0; i < channels; i++)
+            mapping[i] = i;
     } else
-        /* Families 1 (Vorbis order, surround for 3+ channels), 2
-         * (ambisonics) and 255: part 2 of the port */
+        /* Family 2 (ambisonics) and 3 (projection) are not ported:
+         * opusenc never asks for them */
         return CT_OPUS_UNIMPLEMENTED;
 
+    if (channels > 2 && mapping_family == 1)
+        mapping_type = CT_OPUS_MAPPING_TYPE_SURROUND;
+    else
+        mapping_type = CT_OPUS_MAPPING_TYPE_NONE;
     return opus_multistream_encoder_init_impl(
         st, Fs, channels, *streams, *coupled_streams, mapping, application,
-        CT_OPUS_MAPPING_TYPE_NONE, dsp);
+        mapping_type, dsp);
 }
 
 static void surround_rate_allocation(const ct_opus_ms_encoder *st,
@@ -251,7 +496,7 @@ static int32_t rate_allocation(const ct_opus_ms_encoder *st, int32_t *rate,
 
     Fs = st->streams[0].Fs;
 
-    /* Ambisonics (family 2) has its own allocation: part 2 */
+    /* Ambisonics (family 2, its own allocation) is not ported */
     surround_rate_allocation(st, rate, frame_size, Fs);
 
     for (i = 0; i < st->layout.nb_streams; i++) {
@@ -273,12 +518,8 @@ static void opus_copy_channel_in_float(float *dst, int dst_stride,
         dst[i * dst_stride] = float_src[i * src_stride + src_channel];
 }
 
-typedef void (*opus_copy_channel_in_func)(float *dst, int dst_stride,
-                                          const void *src, int src_stride,
-                                          int src_channel, int frame_size);
-
 static int opus_multistream_encode_native(
-    ct_opus_ms_encoder *st, opus_copy_channel_in_func copy_channel_in,
+    ct_opus_ms_encoder *st, ct_opus_copy_channel_in_func copy_channel_in,
     const void *pcm, int analysis_frame_size, unsigned char *data,
     int32_t max_data_bytes, int lsb_depth, ct_opus_downmix_func downmix,
     int float_api)
@@ -290,13 +531,24 @@ static int opus_multistream_encode_native(
     unsigned char tmp_data[MS_FRAME_TMP];
     ct_opus_repacketizer rp;
     int32_t vbr;
-    int32_t bitrates[CT_OPUS_MS_MAX_STREAMS];
+    const ct_celt_mode *celt_mode;
+    int32_t bitrates[256];
+    float bandLogE[42];
+    float bandSMR[21 * CT_OPUS_MS_MAX_CHANNELS];
+    float *mem = NULL;
+    float *preemph_mem = NULL;
     int frame_size;
     int32_t rate_sum;
     int32_t smallest_packet;
 
+    if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+        preemph_mem = st->preemph_mem;
+        mem = st->window_mem;
+    }
+
     Fs = st->streams[0].Fs;
     vbr = st->streams[0].use_vbr;
+    celt_mode = ct_celt_encoder_get_mode(&st->streams[0].celt_enc);
 
     frame_size =
         ct_opus_frame_size_select(analysis_frame_size, st->variable_duration,
@@ -312,6 +564,12 @@ static int opus_multistream_encode_native(
         smallest_packet += st->layout.nb_streams;
     if (max_data_bytes < smallest_packet) {
         return CT_OPUS_BUFFER_TOO_SMALL;
+    }
+
+    if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+        ct_opus_surround_analysis(celt_mode, pcm, bandSMR, mem, preemph_mem,
+                                  frame_size, 120, st->layout.nb_channels, Fs,
+                                  copy_channel_in, st->dsp);
     }
 
     /* Compute bitrate allocation between streams (this could be a lot
@@ -330,9 +588,33 @@ static int opus_multistream_encode_native(
         }
     }
     for (s = 0; s < st->layout.nb_streams; s++) {
-        ct_opus_encoder_set_bitrate(&st->streams[s], bitrates[s]);
-        /* The surround and ambisonics settings of each stream (bandwidth,
-         * forced CELT and stereo): part 2 */
+        ct_opus_codec *enc = &st->streams[s];
+        ct_opus_encoder_set_bitrate(enc, bitrates[s]);
+        if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+            int32_t equiv_rate;
+            equiv_rate = st->bitrate_bps;
+            if (frame_size * 50 < Fs)
+                equiv_rate -= 60 * (Fs / frame_size - 50) *
+                              st->layout.nb_channels;
+            if (equiv_rate > 10000 * st->layout.nb_channels)
+                ct_opus_encoder_set_bandwidth(enc,
+                                              CT_OPUS_BANDWIDTH_FULLBAND);
+            else if (equiv_rate > 7000 * st->layout.nb_channels)
+                ct_opus_encoder_set_bandwidth(
+                    enc, CT_OPUS_BANDWIDTH_SUPERWIDEBAND);
+            else if (equiv_rate > 5000 * st->layout.nb_channels)
+                ct_opus_encoder_set_bandwidth(enc,
+                                              CT_OPUS_BANDWIDTH_WIDEBAND);
+            else
+                ct_opus_encoder_set_bandwidth(enc,
+                                              CT_OPUS_BANDWIDTH_NARROWBAND);
+            if (s < st->layout.nb_coupled_streams) {
+                /* To preserve the spatial image, force stereo CELT on
+                 * coupled streams */
+                ct_opus_encoder_set_force_mode(enc, CT_MODE_CELT_ONLY);
+                ct_opus_encoder_set_force_channels(enc, 2);
+            }
+        }
     }
 
     /* Counting ToC */
@@ -347,6 +629,7 @@ static int opus_multistream_encode_native(
         ct_opus_repacketizer_init(&rp);
         enc = &st->streams[s];
         if (s < st->layout.nb_coupled_streams) {
+            int i;
             int left, right;
             left = get_left_channel(&st->layout, s, -1);
             right = get_right_channel(&st->layout, s, -1);
@@ -354,15 +637,28 @@ static int opus_multistream_encode_native(
                                frame_size);
             (*copy_channel_in)(buf + 1, 2, pcm, st->layout.nb_channels, right,
                                frame_size);
+            if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+                for (i = 0; i < 21; i++) {
+                    bandLogE[i] = bandSMR[21 * left + i];
+                    bandLogE[21 + i] = bandSMR[21 * right + i];
+                }
+            }
             c1 = left;
             c2 = right;
         } else {
+            int i;
             int chan = get_mono_channel(&st->layout, s, -1);
             (*copy_channel_in)(buf, 1, pcm, st->layout.nb_channels, chan,
                                frame_size);
+            if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+                for (i = 0; i < 21; i++)
+                    bandLogE[i] = bandSMR[21 * chan + i];
+            }
             c1 = chan;
             c2 = -1;
         }
+        if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND)
+            opus_encoder_set_energy_mask(enc, bandLogE);
         /* number of bytes left (+Toc) */
         curr_max = max_data_bytes - tot_size;
         /* Reserve one byte for the last stream and two for the others */
@@ -557,6 +853,12 @@ ct_opus_codec *ct_opus_ms_encoder_get_encoder_state(ct_opus_ms_encoder *st,
 void ct_opus_ms_encoder_reset_state(ct_opus_ms_encoder *st)
 {
     int s;
+    if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
+        memset(st->preemph_mem, 0,
+               st->layout.nb_channels * sizeof(st->preemph_mem[0]));
+        memset(st->window_mem, 0,
+               st->layout.nb_channels * 120 * sizeof(st->window_mem[0]));
+    }
     for (s = 0; s < st->layout.nb_streams; s++)
         ct_opus_encoder_reset_state(&st->streams[s]);
 }

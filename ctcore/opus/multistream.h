@@ -1,13 +1,12 @@
 /*
  * The multistream Opus encoder (OpusMSEncoder) as libopusenc creates it
- * through opus_multistream_surround_encoder_create: mapping family 0, one
- * stream (mono, or a coupled stereo stream), the per-stream rate
- * allocation, the channel copy into each stream's encoder and the
- * repacketizer step that makes the final packet.
- *
- * Surround (families 1 and 255, 3 to 8 channels; the surround analysis,
- * LFE and energy masking) is part 2 of the port: the layout, the mapping
- * type and the stream array are here for it, sized CT_OPUS_MS_MAX_STREAMS.
+ * through opus_multistream_surround_encoder_create: mapping family 0 (one
+ * stream, mono or coupled stereo), family 1 (Vorbis channel order, 1 to 8
+ * channels; surround for 3 and more: the surround analysis and its energy
+ * masks, the LFE stream of 5.1/6.1/7.1, bandwidth and forced stereo CELT
+ * per stream) and family 255 (1 to 255 uncoupled streams), the per-stream
+ * rate allocation, the channel copy into each stream's encoder and the
+ * repacketizer step that joins the streams' self-delimited packets.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/opus_multistream_encoder.c and the
@@ -21,17 +20,18 @@
 
 #include "codec.h"
 #include "dsp.h"
+#include "mode.h"
 
-/* The streams of this part: family 0 has one */
-#define CT_OPUS_MS_MAX_STREAMS  1
-#define CT_OPUS_MS_MAX_CHANNELS 2
+/* Family 255 has one stream per channel, up to 255 */
+#define CT_OPUS_MS_MAX_STREAMS  255
+#define CT_OPUS_MS_MAX_CHANNELS 255
 
 /* src/opus_private.h ChannelLayout */
 typedef struct ct_opus_channel_layout {
     int nb_channels;
     int nb_streams;
     int nb_coupled_streams;
-    unsigned char mapping[CT_OPUS_MS_MAX_CHANNELS];
+    unsigned char mapping[256];
 } ct_opus_channel_layout;
 
 /* src/opus_private.h MappingType */
@@ -43,7 +43,10 @@ typedef enum ct_opus_mapping_type {
 
 /* src/opus_private.h struct OpusMSEncoder; the encoder states that follow
  * it in libopus' allocation are the array streams (coupled streams
- * first, as there). */
+ * first, as there), then the surround analysis' memories (ms_get_window_mem,
+ * ms_get_preemph_mem). The streams are sized for 255: only the first
+ * layout.nb_streams are ever touched, so a calloc'ed encoder costs the
+ * pages of those. */
 typedef struct ct_opus_ms_encoder {
     ct_opus_channel_layout layout;
     const ct_opus_dsp *dsp;
@@ -53,10 +56,36 @@ typedef struct ct_opus_ms_encoder {
     ct_opus_mapping_type mapping_type;
     int32_t bitrate_bps;
     ct_opus_codec streams[CT_OPUS_MS_MAX_STREAMS];
+    /* Surround only: the last 120 pre-emphasised samples of each channel
+     * (the MDCT overlap) and each channel's pre-emphasis memory */
+    float window_mem[CT_OPUS_MS_MAX_CHANNELS * 120];
+    float preemph_mem[CT_OPUS_MS_MAX_CHANNELS];
 } ct_opus_ms_encoder;
 
-/* opus_multistream_surround_encoder_init: mapping_family 0 with 1 or 2
- * channels (anything else: CT_OPUS_UNIMPLEMENTED for now). Writes the
+/* src/opus_private.h opus_copy_channel_in_func (without user_data):
+ * copies channel src_channel of the interleaved src (src_stride channels)
+ * to dst[0], dst[dst_stride], ... */
+typedef void (*ct_opus_copy_channel_in_func)(float *dst, int dst_stride,
+                                             const void *src, int src_stride,
+                                             int src_channel, int frame_size);
+
+/* surround_analysis: each channel's band energies (21 bands, from a
+ * 960-sample-or-shorter MDCT of the pre-emphasised channel, the maximum
+ * over the 20 ms blocks of a longer frame), spread, minus the mask of its
+ * side of the mix (left, centre, right; the LFE gets 0), into
+ * bandLogE[21 * channels]: the energy masks the streams' CELT encoders
+ * get. mem (channels * overlap) and preemph_mem (channels) carry from
+ * frame to frame. */
+void ct_opus_surround_analysis(const ct_celt_mode *celt_mode, const void *pcm,
+                               float *bandLogE, float *mem, float *preemph_mem,
+                               int len, int overlap, int channels, int rate,
+                               ct_opus_copy_channel_in_func copy_channel_in,
+                               const ct_opus_dsp *dsp);
+
+/* opus_multistream_surround_encoder_init: mapping_family 0 (1 or 2
+ * channels), 1 (1 to 8 channels in Vorbis order: L, C, R, RL, RR, LFE...
+ * as the Vorbis I specification orders them), 255 (1 to 255); families 2
+ * and 3 (ambisonics, projection) give CT_OPUS_UNIMPLEMENTED. Writes the
  * layout to *streams, *coupled_streams and mapping[channels] (for the
  * OpusHead). dsp must outlive st. Returns CT_OPUS_OK or a CT_OPUS_* error. */
 int ct_opus_ms_encoder_init(ct_opus_ms_encoder *st, int32_t Fs, int channels,
