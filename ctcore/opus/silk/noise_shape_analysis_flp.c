@@ -13,12 +13,11 @@
 #include "opus/silk/silk.h"
 
 /* Compute gain to make warped filter coefficients have a zero mean log
- * frequency response on a   */
-/* non-warped frequency scale. (So that it can be implemented with a
- * minimum-phase monic filter.) */
-/* Note: A monic filter is one with the first coefficient equal to 1.0. In Silk
- * we omit the first */
-/* coefficient in an array of coefficients, for monic filters. */
+ * frequency response on a non-warped frequency scale. (So that it can be
+ * implemented with a minimum-phase monic filter.)
+ * Note: A monic filter is one with the first coefficient equal to 1.0. In
+ * Silk we omit the first coefficient in an array of coefficients, for monic
+ * filters. */
 static float warped_gain(const float *coefs, float lambda, int order)
 {
     int i;
@@ -33,9 +32,8 @@ static float warped_gain(const float *coefs, float lambda, int order)
 }
 
 /* Convert warped filter coefficients to monic pseudo-warped coefficients and
- * limit maximum     */
-/* amplitude of monic warped coefficients by using bandwidth expansion on the
- * true coefficients */
+ * limit maximum amplitude of monic warped coefficients by using bandwidth
+ * expansion on the true coefficients */
 static void warped_true2monic_coefs(float *coefs, float lambda, float limit,
                                     int order)
 {
