@@ -1,12 +1,10 @@
 /*
  * The Opus encoder of one stream: opus_encoder_init, its ctls and
- * opus_encode_native of the float build, CELT path. See codec.h for what
- * this part of the port leaves to the SILK part.
+ * opus_encode_native of the float build (CELT, SILK and Hybrid frames).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
- * Ported from libopus 1.3.1 src/opus_encoder.c, with silk_lin2log
- * (silk/lin2log.c), silk_log2lin (silk/log2lin.c) and the SILK fixed-point
- * macros they use (BSD-3-Clause, Xiph.Org Foundation and contributors).
+ * Ported from libopus 1.3.1 src/opus_encoder.c and celt/float_cast.h's
+ * FLOAT2INT16 (BSD-3-Clause, Xiph.Org Foundation and contributors).
  */
 #include "codec.h"
 
@@ -15,107 +13,20 @@
 #include <string.h>
 
 #include "mathops.h"
+#include "opus/silk/silk.h"
 #include "range_enc.h"
 #include "repacketizer.h"
 
-/* silk/tuning_parameters.h */
-#define VARIABLE_HP_SMTH_COEF2    0.015f
-#define VARIABLE_HP_MIN_CUTOFF_HZ 60
-
-/* silk/define.h: the value of the analysis' activity probability under
- * which a frame is taken as inactive */
-#define DTX_ACTIVITY_THRESHOLD      0.1f
-#define NB_SPEECH_FRAMES_BEFORE_DTX 10
-#define MAX_CONSECUTIVE_DTX         20
-
 #define PSEUDO_SNR_THRESHOLD 316.23f /* 10^(25/10) */
 
-/* The SILK fixed-point macros of silk/SigProc_FIX.h and silk/macros.h (the
- * OPUS_FAST_INT64 versions, as on x86-64) */
-#define silk_int32_MAX        0x7FFFFFFF
-#define SILK_FIX_CONST(C, Q)  ((int32_t)((C) * ((int64_t)1 << (Q)) + 0.5))
-#define silk_MUL(a32, b32)    ((a32) * (b32))
-#define silk_MLA(a32, b32, c32) ((a32) + ((b32) * (c32)))
-#define silk_SMULBB(a32, b32) ((int32_t)((int16_t)(a32)) * (int32_t)((int16_t)(b32)))
-#define silk_SMULWB(a32, b32) ((int32_t)(((a32) * (int64_t)((int16_t)(b32))) >> 16))
-#define silk_SMLAWB(a32, b32, c32)                                             \
-    ((int32_t)((a32) + (((b32) * (int64_t)((int16_t)(c32))) >> 16)))
-#define silk_SMULWW(a32, b32) ((int32_t)(((int64_t)(a32) * (b32)) >> 16))
-#define silk_DIV32_16(a32, b16) ((int32_t)((a32) / (b16)))
-#define silk_LSHIFT(a, shift) ((int32_t)((uint32_t)(a) << (shift)))
-#define silk_RSHIFT(a, shift) ((a) >> (shift))
-#define silk_ADD_LSHIFT32(a, b, shift) ((a) + silk_LSHIFT((b), (shift)))
-#define silk_ADD_RSHIFT32(a, b, shift) ((a) + silk_RSHIFT((b), (shift)))
-
-/* silk/Inlines.h silk_CLZ32 and silk_CLZ_FRAC */
-static int32_t silk_CLZ32(int32_t in32)
+/* celt/float_cast.h FLOAT2INT16: float2int is cvtss2si on x86 (gcc with
+ * SSE), rounding to nearest even */
+static int16_t FLOAT2INT16(float x)
 {
-    return in32 ? 32 - ct_ec_ilog((uint32_t)in32) : 32;
-}
-
-static uint32_t silk_ROR32(uint32_t a32, int rot)
-{
-    unsigned m = (unsigned)-rot;
-    unsigned r = (unsigned)rot;
-    if (rot == 0)
-        return a32;
-    else if (rot < 0)
-        return (a32 << m) | (a32 >> (32 - m));
-    else
-        return (a32 << (32 - r)) | (a32 >> r);
-}
-
-static void silk_CLZ_FRAC(int32_t in, int32_t *lz, int32_t *frac_Q7)
-{
-    int32_t lzeros = silk_CLZ32(in);
-
-    *lz = lzeros;
-    *frac_Q7 = (int32_t)(silk_ROR32((uint32_t)in, 24 - lzeros) & 0x7f);
-}
-
-/* silk/lin2log.c: approximation of 128 * log2() (very close inverse of
- * silk_log2lin()) */
-static int32_t silk_lin2log(const int32_t inLin)
-{
-    int32_t lz, frac_Q7;
-
-    silk_CLZ_FRAC(inLin, &lz, &frac_Q7);
-
-    /* Piece-wise parabolic approximation */
-    return silk_ADD_LSHIFT32(
-        silk_SMLAWB(frac_Q7, silk_MUL(frac_Q7, 128 - frac_Q7), 179), 31 - lz,
-        7);
-}
-
-/* silk/log2lin.c: approximation of 2^() (very close inverse of
- * silk_lin2log()) */
-static int32_t silk_log2lin(const int32_t inLog_Q7)
-{
-    int32_t out, frac_Q7;
-
-    if (inLog_Q7 < 0) {
-        return 0;
-    } else if (inLog_Q7 >= 3967) {
-        return silk_int32_MAX;
-    }
-
-    out = silk_LSHIFT(1, silk_RSHIFT(inLog_Q7, 7));
-    frac_Q7 = inLog_Q7 & 0x7F;
-    if (inLog_Q7 < 2048) {
-        /* Piece-wise parabolic approximation */
-        out = silk_ADD_RSHIFT32(
-            out,
-            silk_MUL(out, silk_SMLAWB(frac_Q7,
-                                      silk_SMULBB(frac_Q7, 128 - frac_Q7),
-                                      -174)),
-            7);
-    } else {
-        /* Piece-wise parabolic approximation */
-        out = silk_MLA(out, silk_RSHIFT(out, 7),
-                       silk_SMLAWB(frac_Q7, silk_SMULBB(frac_Q7, 128 - frac_Q7),
-                                   -174));
-    }
-    return out;
+    x = x * CT_CELT_SIG_SCALE;
+    x = CT_MAX32(x, -32768);
+    x = CT_MIN32(x, 32767);
+    return (int16_t)silk_float2int(x);
 }
 
 /* Transition tables for the voice and music. First column is the
@@ -156,15 +67,24 @@ static const int32_t mode_thresholds[2][2] = {
     {44000, 10000}, /* stereo */
 };
 
-/* The largest frame opus_encode_native codes in one piece here (20 ms at
- * 48 kHz; longer CELT frames are split) and its delay compensation */
-#define MAX_FRAME_SIZE  960
-#define MAX_DELAY_COMP  (48000 / 250)
+static const int32_t fec_thresholds[] = {
+    12000, 1000, /* NB */
+    14000, 1000, /* MB */
+    16000, 1000, /* WB */
+    20000, 1000, /* SWB */
+    22000, 1000, /* FB */
+};
+
+/* The largest frame opus_encode_native codes in one piece (60 ms SILK at
+ * 48 kHz) and its delay compensation */
+#define MAX_FRAME_SIZE (3 * 48000 / 50)
+#define MAX_DELAY_COMP (48000 / 250)
 
 int ct_opus_encoder_init(ct_opus_codec *st, int32_t Fs, int channels,
                          int application, const ct_opus_dsp *dsp)
 {
     int err;
+    int ret;
 
     if ((Fs != 48000 && Fs != 24000 && Fs != 16000 && Fs != 12000 &&
          Fs != 8000) ||
@@ -182,8 +102,19 @@ int ct_opus_encoder_init(ct_opus_codec *st, int32_t Fs, int channels,
 
     st->dsp = dsp;
 
-    /* default SILK parameters (those the CELT path reads) */
+    ret = ct_silk_InitEncoder(&st->silk_enc, dsp, &st->silk_mode);
+    if (ret)
+        return CT_OPUS_INTERNAL_ERROR;
+
+    /* default SILK parameters */
+    st->silk_mode.nChannelsAPI = channels;
+    st->silk_mode.nChannelsInternal = channels;
+    st->silk_mode.API_sampleRate = st->Fs;
     st->silk_mode.maxInternalSampleRate = 16000;
+    st->silk_mode.minInternalSampleRate = 8000;
+    st->silk_mode.desiredInternalSampleRate = 16000;
+    st->silk_mode.payloadSize_ms = 20;
+    st->silk_mode.bitRate = 25000;
     st->silk_mode.packetLossPercentage = 0;
     st->silk_mode.complexity = 9;
     st->silk_mode.useInBandFEC = 0;
@@ -222,7 +153,7 @@ int ct_opus_encoder_init(ct_opus_codec *st, int32_t Fs, int channels,
     st->hybrid_stereo_width_Q14 = 1 << 14;
     st->prev_HB_gain = CT_Q15ONE;
     st->variable_HP_smth2_Q15 =
-        silk_LSHIFT(silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
+        silk_LSHIFT(ct_silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
     st->first = 1;
     st->mode = CT_MODE_HYBRID;
     st->bandwidth = CT_OPUS_BANDWIDTH_FULLBAND;
@@ -556,6 +487,98 @@ float ct_opus_compute_stereo_width(const float *pcm, int frame_size,
     return CT_MIN32(CT_Q15ONE, 20.f * mem->max_follower);
 }
 
+static int decide_fec(int useInBandFEC, int PacketLoss_perc, int last_fec,
+                      int mode, int *bandwidth, int32_t rate)
+{
+    int orig_bandwidth;
+    if (!useInBandFEC || PacketLoss_perc == 0 || mode == CT_MODE_CELT_ONLY)
+        return 0;
+    orig_bandwidth = *bandwidth;
+    for (;;) {
+        int32_t hysteresis;
+        int32_t LBRR_rate_thres_bps;
+        /* Compute threshold for using FEC at the current bandwidth setting */
+        LBRR_rate_thres_bps =
+            fec_thresholds[2 * (*bandwidth - CT_OPUS_BANDWIDTH_NARROWBAND)];
+        hysteresis =
+            fec_thresholds[2 * (*bandwidth - CT_OPUS_BANDWIDTH_NARROWBAND) + 1];
+        if (last_fec == 1)
+            LBRR_rate_thres_bps -= hysteresis;
+        if (last_fec == 0)
+            LBRR_rate_thres_bps += hysteresis;
+        LBRR_rate_thres_bps = silk_SMULWB(
+            silk_MUL(LBRR_rate_thres_bps, 125 - silk_min(PacketLoss_perc, 25)),
+            SILK_FIX_CONST(0.01, 16));
+        /* If loss <= 5%, we look at whether we have enough rate to enable
+           FEC. If loss > 5%, we decrease the bandwidth until we can enable
+           FEC. */
+        if (rate > LBRR_rate_thres_bps)
+            return 1;
+        else if (PacketLoss_perc <= 5)
+            return 0;
+        else if (*bandwidth > CT_OPUS_BANDWIDTH_NARROWBAND)
+            (*bandwidth)--;
+        else
+            break;
+    }
+    /* Couldn't find any bandwidth to enable FEC, keep original bandwidth. */
+    *bandwidth = orig_bandwidth;
+    return 0;
+}
+
+static int compute_silk_rate_for_hybrid(int rate, int bandwidth,
+                                        int frame20ms, int vbr, int fec,
+                                        int channels)
+{
+    int entry;
+    int i;
+    int N;
+    int silk_rate;
+    static const int rate_table[][5] = {
+        /*  |total| |-------- SILK------------|
+                    |-- No FEC -| |--- FEC ---|
+                     10ms   20ms   10ms   20ms */
+        {0, 0, 0, 0, 0},
+        {12000, 10000, 10000, 11000, 11000},
+        {16000, 13500, 13500, 15000, 15000},
+        {20000, 16000, 16000, 18000, 18000},
+        {24000, 18000, 18000, 21000, 21000},
+        {32000, 22000, 22000, 28000, 28000},
+        {64000, 38000, 38000, 50000, 50000}};
+    /* Do the allocation per-channel. */
+    rate /= channels;
+    entry = 1 + frame20ms + 2 * fec;
+    N = sizeof(rate_table) / sizeof(rate_table[0]);
+    for (i = 1; i < N; i++) {
+        if (rate_table[i][0] > rate)
+            break;
+    }
+    if (i == N) {
+        silk_rate = rate_table[i - 1][entry];
+        /* For now, just give 50% of the extra bits to SILK. */
+        silk_rate += (rate - rate_table[i - 1][0]) / 2;
+    } else {
+        int32_t lo, hi, x0, x1;
+        lo = rate_table[i - 1][entry];
+        hi = rate_table[i][entry];
+        x0 = rate_table[i - 1][0];
+        x1 = rate_table[i][0];
+        silk_rate = (lo * (x1 - rate) + hi * (rate - x0)) / (x1 - x0);
+    }
+    if (!vbr) {
+        /* Tiny boost to SILK for CBR. We should probably tune this better. */
+        silk_rate += 100;
+    }
+    if (bandwidth == CT_OPUS_BANDWIDTH_SUPERWIDEBAND)
+        silk_rate += 300;
+    silk_rate *= channels;
+    /* Small adjustment for stereo (calibrated for 32 kb/s, haven't tried
+     * other bitrates). */
+    if (channels == 2 && rate >= 12000)
+        silk_rate -= 1000;
+    return silk_rate;
+}
+
 /* Returns the equivalent bitrate corresponding to 20 ms frames,
    complexity 10 VBR operation. */
 static int32_t compute_equiv_rate(int32_t bitrate, int channels,
@@ -658,7 +681,8 @@ static int decide_dtx_mode(
     return 0;
 }
 
-/* 40 and 60 ms CELT frames: 20 ms frames joined by the repacketizer */
+/* Frames longer than one coded frame (over 20 ms in CELT or Hybrid mode,
+ * over 60 ms in SILK): shorter frames joined by the repacketizer */
 static int32_t encode_multiframe_packet(ct_opus_codec *st, const float *pcm,
                                         int nb_frames, int frame_size,
                                         unsigned char *data,
@@ -723,8 +747,7 @@ static int32_t encode_multiframe_packet(ct_opus_codec *st, const float *pcm,
             0, 0, 0, 0, NULL, float_api);
 
         if (tmp_len < 0)
-            return tmp_len == CT_OPUS_ENOTCELT ? CT_OPUS_ENOTCELT
-                                               : CT_OPUS_INTERNAL_ERROR;
+            return CT_OPUS_INTERNAL_ERROR;
 
         ret = ct_opus_repacketizer_cat(&rp, tmp_data + i * bytes_per_frame,
                                        tmp_len);
@@ -749,6 +772,38 @@ static int32_t encode_multiframe_packet(ct_opus_codec *st, const float *pcm,
     return ret;
 }
 
+static int compute_redundancy_bytes(int32_t max_data_bytes,
+                                    int32_t bitrate_bps, int frame_rate,
+                                    int channels)
+{
+    int redundancy_bytes_cap;
+    int redundancy_bytes;
+    int32_t redundancy_rate;
+    int base_bits;
+    int32_t available_bits;
+    base_bits = (40 * channels + 20);
+
+    /* Equivalent rate for 5 ms frames. */
+    redundancy_rate = bitrate_bps + base_bits * (200 - frame_rate);
+    /* For VBR, further increase the bitrate if we can afford it. It's
+       pretty short and we'll avoid artefacts. */
+    redundancy_rate = 3 * redundancy_rate / 2;
+    redundancy_bytes = redundancy_rate / 1600;
+
+    /* Compute the max rate we can use given CBR or VBR with cap. */
+    available_bits = max_data_bytes * 8 - 2 * base_bits;
+    redundancy_bytes_cap =
+        (available_bits * 240 / (240 + 48000 / frame_rate) + base_bits) / 8;
+    redundancy_bytes = CT_IMIN(redundancy_bytes, redundancy_bytes_cap);
+    /* It we can't get enough bits for redundancy to be worth it, rely on
+     * the decoder PLC. */
+    if (redundancy_bytes > 4 + 8 * channels)
+        redundancy_bytes = CT_IMIN(257, redundancy_bytes);
+    else
+        redundancy_bytes = 0;
+    return redundancy_bytes;
+}
+
 int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                               int frame_size, unsigned char *data,
                               int32_t out_data_bytes, int lsb_depth,
@@ -756,12 +811,18 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                               int c1, int c2, int analysis_channels,
                               ct_opus_downmix_func downmix, int float_api)
 {
+    ct_silk_encoder *silk_enc;
     ct_celt_encoder *celt_enc;
     int i;
     int32_t ret = 0;
+    int32_t nBytes;
     ct_ec_enc enc;
+    int bytes_target;
+    int prefill = 0;
     int start_band = 0;
+    int redundancy = 0;
     int redundancy_bytes = 0; /* Number of bytes to use for redundancy frame */
+    int celt_to_silk = 0;
     float pcm_buf[(MAX_DELAY_COMP + MAX_FRAME_SIZE) * 2];
     int nb_compr_bytes;
     int to_celt = 0;
@@ -771,6 +832,7 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
     int32_t equiv_rate;
     int delay_compensation;
     int frame_rate;
+    int32_t max_rate; /* Max bitrate we're allowed to use */
     int curr_bandwidth;
     float HB_gain;
     int32_t max_data_bytes; /* Max number of bytes we're allowed to use */
@@ -795,6 +857,7 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         return CT_OPUS_BUFFER_TOO_SMALL;
     }
 
+    silk_enc = &st->silk_enc;
     celt_enc = &st->celt_enc;
     if (st->application == CT_OPUS_APPLICATION_RESTRICTED_LOWDELAY)
         delay_compensation = 0;
@@ -946,14 +1009,16 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         }
         return ret;
     }
+    max_rate = frame_rate * max_data_bytes * 8;
+
     /* Equivalent 20-ms rate for mode/channel/bandwidth decisions */
     equiv_rate = compute_equiv_rate(
         st->bitrate_bps, st->channels, st->Fs / frame_size, st->use_vbr, 0,
         st->silk_mode.complexity, st->silk_mode.packetLossPercentage);
 
-    if (st->signal_type == CT_OPUS_SIGNAL_VOICE)
+    if (st->signal_type == CT_OPUS_CODEC_SIGNAL_VOICE)
         voice_est = 127;
-    else if (st->signal_type == CT_OPUS_SIGNAL_MUSIC)
+    else if (st->signal_type == CT_OPUS_CODEC_SIGNAL_MUSIC)
         voice_est = 0;
     else if (st->voice_ratio >= 0) {
         voice_est = st->voice_ratio * 327 >> 8;
@@ -1051,30 +1116,36 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
     if (st->lfe)
         st->mode = CT_MODE_CELT_ONLY;
 
-    /* A switch between CELT and SILK/Hybrid needs a redundant CELT frame
-     * (SILK's part); a switch to CELT of 10 ms or more first codes this
-     * frame in the old mode (to_celt) */
     if (st->prev_mode > 0 && ((st->mode != CT_MODE_CELT_ONLY &&
                                st->prev_mode == CT_MODE_CELT_ONLY) ||
                               (st->mode == CT_MODE_CELT_ONLY &&
                                st->prev_mode != CT_MODE_CELT_ONLY))) {
-        if (st->mode == CT_MODE_CELT_ONLY) {
+        redundancy = 1;
+        celt_to_silk = (st->mode != CT_MODE_CELT_ONLY);
+        if (!celt_to_silk) {
             /* Switch to SILK/hybrid if frame size is 10 ms or more*/
             if (frame_size >= st->Fs / 100) {
                 st->mode = st->prev_mode;
                 to_celt = 1;
+            } else {
+                redundancy = 0;
             }
         }
     }
 
-    /* Here the reference goes on with SILK (SILK-only, Hybrid, or the
-     * SILK frame of a switch to CELT): not in this part of the port. From
-     * here on st->mode is CELT_ONLY, so SILK's stereo->mono delay, prefill,
-     * FEC, bandwidth switch and redundancy do not arise. */
-    if (st->mode != CT_MODE_CELT_ONLY)
-        return CT_OPUS_ENOTCELT;
-
-    st->silk_mode.toMono = 0;
+    /* When encoding multiframes, we can ask for a switch to CELT only in the
+     * last frame. This switch is processed above as the requested mode
+     * shouldn't interrupt stereo->mono transition. */
+    if (st->stream_channels == 1 && st->prev_channels == 2 &&
+        st->silk_mode.toMono == 0 && st->mode != CT_MODE_CELT_ONLY &&
+        st->prev_mode != CT_MODE_CELT_ONLY) {
+        /* Delay stereo->mono transition by two frames so that SILK can do a
+         * smooth downmix */
+        st->silk_mode.toMono = 1;
+        st->stream_channels = 2;
+    } else {
+        st->silk_mode.toMono = 0;
+    }
 
     /* Update equivalent rate with mode decision. */
     equiv_rate = compute_equiv_rate(
@@ -1082,8 +1153,15 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         st->use_vbr, st->mode, st->silk_mode.complexity,
         st->silk_mode.packetLossPercentage);
 
+    if (st->mode != CT_MODE_CELT_ONLY && st->prev_mode == CT_MODE_CELT_ONLY) {
+        ct_silk_EncControlStruct dummy;
+        ct_silk_InitEncoder(silk_enc, st->dsp, &dummy);
+        prefill = 1;
+    }
+
     /* Automatic (rate-dependent) bandwidth selection */
-    {
+    if (st->mode == CT_MODE_CELT_ONLY || st->first ||
+        st->silk_mode.allowBandwidthSwitch) {
         const int32_t *voice_bandwidth_thresholds, *music_bandwidth_thresholds;
         int32_t bandwidth_thresholds[8];
         int bandwidth = CT_OPUS_BANDWIDTH_FULLBAND;
@@ -1126,6 +1204,12 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         if (bandwidth == CT_OPUS_BANDWIDTH_MEDIUMBAND)
             bandwidth = CT_OPUS_BANDWIDTH_WIDEBAND;
         st->bandwidth = st->auto_bandwidth = bandwidth;
+        /* Prevents any transition to SWB/FB until the SILK layer has fully
+           switched to WB mode and turned the variable LP filter off */
+        if (!st->first && st->mode != CT_MODE_CELT_ONLY &&
+            !st->silk_mode.inWBmodeWithoutVariableLP &&
+            st->bandwidth > CT_OPUS_BANDWIDTH_WIDEBAND)
+            st->bandwidth = CT_OPUS_BANDWIDTH_WIDEBAND;
     }
 
     if (st->bandwidth > st->max_bandwidth)
@@ -1133,6 +1217,11 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
 
     if (st->user_bandwidth != CT_OPUS_AUTO)
         st->bandwidth = st->user_bandwidth;
+
+    /* This prevents us from using hybrid at unsafe CBR/max rates */
+    if (st->mode != CT_MODE_CELT_ONLY && max_rate < 15000) {
+        st->bandwidth = CT_IMIN(st->bandwidth, CT_OPUS_BANDWIDTH_WIDEBAND);
+    }
 
     /* Prevents Opus from wasting bits on frequencies that are above
        the Nyquist rate of the input signal */
@@ -1149,10 +1238,14 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         int min_detected_bandwidth;
         /* Makes bandwidth detection more conservative just in case the
            detector gets it wrong when we could have coded a high bandwidth
-           transparently. */
-        if (equiv_rate <= 18000 * st->stream_channels)
+           transparently. When operating in SILK/hybrid mode, we don't go
+           below wideband to avoid more complicated switches that require
+           redundancy. */
+        if (equiv_rate <= 18000 * st->stream_channels &&
+            st->mode == CT_MODE_CELT_ONLY)
             min_detected_bandwidth = CT_OPUS_BANDWIDTH_NARROWBAND;
-        else if (equiv_rate <= 24000 * st->stream_channels)
+        else if (equiv_rate <= 24000 * st->stream_channels &&
+                 st->mode == CT_MODE_CELT_ONLY)
             min_detected_bandwidth = CT_OPUS_BANDWIDTH_MEDIUMBAND;
         else if (equiv_rate <= 30000 * st->stream_channels)
             min_detected_bandwidth = CT_OPUS_BANDWIDTH_WIDEBAND;
@@ -1165,25 +1258,46 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
             CT_IMAX(st->detected_bandwidth, min_detected_bandwidth);
         st->bandwidth = CT_IMIN(st->bandwidth, st->detected_bandwidth);
     }
-    /* decide_fec: no FEC in CELT mode */
-    st->silk_mode.LBRR_coded = 0;
+    st->silk_mode.LBRR_coded = decide_fec(
+        st->silk_mode.useInBandFEC, st->silk_mode.packetLossPercentage,
+        st->silk_mode.LBRR_coded, st->mode, &st->bandwidth, equiv_rate);
     ct_celt_encoder_set_lsb_depth(celt_enc, lsb_depth);
 
     /* CELT mode doesn't support mediumband, use wideband instead */
-    if (st->bandwidth == CT_OPUS_BANDWIDTH_MEDIUMBAND)
+    if (st->mode == CT_MODE_CELT_ONLY &&
+        st->bandwidth == CT_OPUS_BANDWIDTH_MEDIUMBAND)
         st->bandwidth = CT_OPUS_BANDWIDTH_WIDEBAND;
     if (st->lfe)
         st->bandwidth = CT_OPUS_BANDWIDTH_NARROWBAND;
 
     curr_bandwidth = st->bandwidth;
 
+    /* Chooses the appropriate mode for speech
+       *NEVER* switch to/from CELT-only mode here as this will invalidate
+       some assumptions */
+    if (st->mode == CT_MODE_SILK_ONLY &&
+        curr_bandwidth > CT_OPUS_BANDWIDTH_WIDEBAND)
+        st->mode = CT_MODE_HYBRID;
+    if (st->mode == CT_MODE_HYBRID &&
+        curr_bandwidth <= CT_OPUS_BANDWIDTH_WIDEBAND)
+        st->mode = CT_MODE_SILK_ONLY;
+
     /* Can't support higher than >60 ms frames, and >20 ms when in Hybrid or
      * CELT-only modes */
-    if (frame_size > st->Fs / 50) {
+    if ((frame_size > st->Fs / 50 && (st->mode != CT_MODE_SILK_ONLY)) ||
+        frame_size > 3 * st->Fs / 50) {
         int enc_frame_size;
         int nb_frames;
 
-        enc_frame_size = st->Fs / 50;
+        if (st->mode == CT_MODE_SILK_ONLY) {
+            if (frame_size == 2 * st->Fs / 25) /* 80 ms -> 2x 40 ms */
+                enc_frame_size = st->Fs / 25;
+            else if (frame_size == 3 * st->Fs / 25) /* 120 ms -> 2x 60 ms */
+                enc_frame_size = 3 * st->Fs / 50;
+            else /* 100 ms -> 5x 20 ms */
+                enc_frame_size = st->Fs / 50;
+        } else
+            enc_frame_size = st->Fs / 50;
 
         nb_frames = frame_size / enc_frame_size;
 
@@ -1199,6 +1313,32 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         return ret;
     }
 
+    /* For the first frame at a new SILK bandwidth */
+    if (st->silk_bw_switch) {
+        redundancy = 1;
+        celt_to_silk = 1;
+        st->silk_bw_switch = 0;
+        /* Do a prefill without reseting the sampling rate control. */
+        prefill = 2;
+    }
+
+    /* If we decided to go with CELT, make sure redundancy is off, no matter
+       what we decided earlier. */
+    if (st->mode == CT_MODE_CELT_ONLY)
+        redundancy = 0;
+
+    if (redundancy) {
+        redundancy_bytes = compute_redundancy_bytes(
+            max_data_bytes, st->bitrate_bps, frame_rate, st->stream_channels);
+        if (redundancy_bytes == 0)
+            redundancy = 0;
+    }
+
+    bytes_target =
+        CT_IMIN(max_data_bytes - redundancy_bytes,
+                st->bitrate_bps * frame_size / (st->Fs * 8)) -
+        1;
+
     data += 1;
 
     ct_ec_enc_init(&enc, data, (uint32_t)(max_data_bytes - 1));
@@ -1208,14 +1348,18 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                              st->channels],
            sizeof(float) * (size_t)(total_buffer * st->channels));
 
-    hp_freq_smth1 = silk_LSHIFT(silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
+    if (st->mode == CT_MODE_CELT_ONLY)
+        hp_freq_smth1 =
+            silk_LSHIFT(ct_silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
+    else
+        hp_freq_smth1 = silk_enc->state_Fxx[0].sCmn.variable_HP_smth1_Q15;
 
     st->variable_HP_smth2_Q15 = silk_SMLAWB(
         st->variable_HP_smth2_Q15, hp_freq_smth1 - st->variable_HP_smth2_Q15,
         SILK_FIX_CONST(VARIABLE_HP_SMTH_COEF2, 16));
 
     /* convert from log scale to Hertz */
-    cutoff_Hz = silk_log2lin(silk_RSHIFT(st->variable_HP_smth2_Q15, 8));
+    cutoff_Hz = ct_silk_log2lin(silk_RSHIFT(st->variable_HP_smth2_Q15, 8));
 
     if (st->application == CT_OPUS_APPLICATION_VOIP) {
         hp_cutoff(pcm, cutoff_Hz, &pcm_buf[total_buffer * st->channels],
@@ -1238,8 +1382,215 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         }
     }
 
-    /* No SILK processing: the high band keeps its full gain */
+    /* SILK processing */
     HB_gain = CT_Q15ONE;
+    if (st->mode != CT_MODE_CELT_ONLY) {
+        int32_t total_bitRate, celt_rate;
+        int activity;
+        int16_t pcm_silk[2 * MAX_FRAME_SIZE];
+
+        activity = VAD_NO_DECISION;
+        if (analysis_info.valid) {
+            /* Inform SILK about the Opus VAD decision */
+            activity = (analysis_info.activity_probability >=
+                        DTX_ACTIVITY_THRESHOLD);
+        }
+
+        /* Distribute bits between SILK and CELT */
+        total_bitRate = 8 * bytes_target * frame_rate;
+        if (st->mode == CT_MODE_HYBRID) {
+            /* Base rate for SILK */
+            st->silk_mode.bitRate = compute_silk_rate_for_hybrid(
+                total_bitRate, curr_bandwidth, st->Fs == 50 * frame_size,
+                st->use_vbr, st->silk_mode.LBRR_coded, st->stream_channels);
+            if (!st->energy_masking) {
+                /* Increasingly attenuate high band when it gets allocated
+                 * fewer bits */
+                celt_rate = total_bitRate - st->silk_mode.bitRate;
+                HB_gain = CT_Q15ONE - ct_celt_exp2(-celt_rate * (1.f / 1024));
+            }
+        } else {
+            /* SILK gets all bits */
+            st->silk_mode.bitRate = total_bitRate;
+        }
+
+        /* Surround masking for SILK */
+        if (st->energy_masking && st->use_vbr && !st->lfe) {
+            float mask_sum = 0;
+            float masking_depth;
+            int32_t rate_offset;
+            int c;
+            int end = 17;
+            int16_t srate = 16000;
+            if (st->bandwidth == CT_OPUS_BANDWIDTH_NARROWBAND) {
+                end = 13;
+                srate = 8000;
+            } else if (st->bandwidth == CT_OPUS_BANDWIDTH_MEDIUMBAND) {
+                end = 15;
+                srate = 12000;
+            }
+            for (c = 0; c < st->channels; c++) {
+                for (i = 0; i < end; i++) {
+                    float mask;
+                    mask = CT_MAX16(CT_MIN16(st->energy_masking[21 * c + i],
+                                             .5f),
+                                    -2.0f);
+                    if (mask > 0)
+                        mask = .5f * mask;
+                    mask_sum += mask;
+                }
+            }
+            /* Conservative rate reduction, we cut the masking in half */
+            masking_depth = mask_sum / end * st->channels;
+            masking_depth += .2f;
+            rate_offset = (int32_t)((float)srate * masking_depth);
+            rate_offset =
+                CT_MAX32(rate_offset, -2 * st->silk_mode.bitRate / 3);
+            /* Split the rate change between the SILK and CELT part for
+             * hybrid. */
+            if (st->bandwidth == CT_OPUS_BANDWIDTH_SUPERWIDEBAND ||
+                st->bandwidth == CT_OPUS_BANDWIDTH_FULLBAND)
+                st->silk_mode.bitRate += 3 * rate_offset / 5;
+            else
+                st->silk_mode.bitRate += rate_offset;
+        }
+
+        st->silk_mode.payloadSize_ms = 1000 * frame_size / st->Fs;
+        st->silk_mode.nChannelsAPI = st->channels;
+        st->silk_mode.nChannelsInternal = st->stream_channels;
+        if (curr_bandwidth == CT_OPUS_BANDWIDTH_NARROWBAND) {
+            st->silk_mode.desiredInternalSampleRate = 8000;
+        } else if (curr_bandwidth == CT_OPUS_BANDWIDTH_MEDIUMBAND) {
+            st->silk_mode.desiredInternalSampleRate = 12000;
+        } else {
+            st->silk_mode.desiredInternalSampleRate = 16000;
+        }
+        if (st->mode == CT_MODE_HYBRID) {
+            /* Don't allow bandwidth reduction at lowest bitrates in hybrid
+             * mode */
+            st->silk_mode.minInternalSampleRate = 16000;
+        } else {
+            st->silk_mode.minInternalSampleRate = 8000;
+        }
+
+        st->silk_mode.maxInternalSampleRate = 16000;
+        if (st->mode == CT_MODE_SILK_ONLY) {
+            int32_t effective_max_rate = max_rate;
+            if (frame_rate > 50)
+                effective_max_rate = effective_max_rate * 2 / 3;
+            if (effective_max_rate < 8000) {
+                st->silk_mode.maxInternalSampleRate = 12000;
+                st->silk_mode.desiredInternalSampleRate =
+                    CT_IMIN(12000, st->silk_mode.desiredInternalSampleRate);
+            }
+            if (effective_max_rate < 7000) {
+                st->silk_mode.maxInternalSampleRate = 8000;
+                st->silk_mode.desiredInternalSampleRate =
+                    CT_IMIN(8000, st->silk_mode.desiredInternalSampleRate);
+            }
+        }
+
+        st->silk_mode.useCBR = !st->use_vbr;
+
+        /* Call SILK encoder for the low band */
+
+        /* Max bits for SILK, counting ToC, redundancy bytes, and optionally
+         * redundancy. */
+        st->silk_mode.maxBits = (max_data_bytes - 1) * 8;
+        if (redundancy && redundancy_bytes >= 2) {
+            /* Counting 1 bit for redundancy position and 20 bits for
+             * flag+size (only for hybrid). */
+            st->silk_mode.maxBits -= redundancy_bytes * 8 + 1;
+            if (st->mode == CT_MODE_HYBRID)
+                st->silk_mode.maxBits -= 20;
+        }
+        if (st->silk_mode.useCBR) {
+            if (st->mode == CT_MODE_HYBRID) {
+                st->silk_mode.maxBits =
+                    CT_IMIN(st->silk_mode.maxBits,
+                            st->silk_mode.bitRate * frame_size / st->Fs);
+            }
+        } else {
+            /* Constrained VBR. */
+            if (st->mode == CT_MODE_HYBRID) {
+                /* Compute SILK bitrate corresponding to the max total bits
+                 * available */
+                int32_t maxBitRate = compute_silk_rate_for_hybrid(
+                    st->silk_mode.maxBits * st->Fs / frame_size,
+                    curr_bandwidth, st->Fs == 50 * frame_size, st->use_vbr,
+                    st->silk_mode.LBRR_coded, st->stream_channels);
+                st->silk_mode.maxBits = maxBitRate * frame_size / st->Fs;
+            }
+        }
+
+        if (prefill) {
+            int32_t zero = 0;
+            int prefill_offset;
+            /* Use a smooth onset for the SILK prefill to avoid the encoder
+               trying to encode a discontinuity. The exact location is what
+               we need to avoid leaving any "gap" in the audio when mixing
+               with the redundant CELT frame. Here we can afford to
+               overwrite st->delay_buffer because the only thing that uses
+               it before it gets rewritten is tmp_prefill[] and even then
+               only the part after the ramp really gets used (rather than
+               sent to the encoder and discarded) */
+            prefill_offset =
+                st->channels * (st->encoder_buffer - st->delay_compensation -
+                                st->Fs / 400);
+            gain_fade(st->delay_buffer + prefill_offset,
+                      st->delay_buffer + prefill_offset, 0, CT_Q15ONE,
+                      celt_mode->overlap, st->Fs / 400, st->channels,
+                      celt_mode->window, st->Fs);
+            memset(st->delay_buffer, 0,
+                   sizeof(float) * (size_t)prefill_offset);
+            for (i = 0; i < st->encoder_buffer * st->channels; i++)
+                pcm_silk[i] = FLOAT2INT16(st->delay_buffer[i]);
+            ct_silk_Encode(silk_enc, &st->silk_mode, pcm_silk,
+                           st->encoder_buffer, NULL, &zero, prefill,
+                           activity);
+            /* Prevent a second switch in the real encode call. */
+            st->silk_mode.opusCanSwitch = 0;
+        }
+
+        for (i = 0; i < frame_size * st->channels; i++)
+            pcm_silk[i] = FLOAT2INT16(pcm_buf[total_buffer * st->channels + i]);
+        ret = ct_silk_Encode(silk_enc, &st->silk_mode, pcm_silk, frame_size,
+                             &enc, &nBytes, 0, activity);
+        if (ret) {
+            return CT_OPUS_INTERNAL_ERROR;
+        }
+
+        /* Extract SILK internal bandwidth for signaling in first byte */
+        if (st->mode == CT_MODE_SILK_ONLY) {
+            if (st->silk_mode.internalSampleRate == 8000) {
+                curr_bandwidth = CT_OPUS_BANDWIDTH_NARROWBAND;
+            } else if (st->silk_mode.internalSampleRate == 12000) {
+                curr_bandwidth = CT_OPUS_BANDWIDTH_MEDIUMBAND;
+            } else if (st->silk_mode.internalSampleRate == 16000) {
+                curr_bandwidth = CT_OPUS_BANDWIDTH_WIDEBAND;
+            }
+        }
+
+        st->silk_mode.opusCanSwitch =
+            st->silk_mode.switchReady && !st->nonfinal_frame;
+
+        if (nBytes == 0) {
+            st->rangeFinal = 0;
+            data[-1] = gen_toc(st->mode, st->Fs / frame_size, curr_bandwidth,
+                               st->stream_channels);
+            return 1;
+        }
+
+        /* FIXME: How do we allocate the redundancy for CBR? */
+        if (st->silk_mode.opusCanSwitch) {
+            redundancy_bytes = compute_redundancy_bytes(
+                max_data_bytes, st->bitrate_bps, frame_rate,
+                st->stream_channels);
+            redundancy = (redundancy_bytes != 0);
+            celt_to_silk = 0;
+            st->silk_bw_switch = 1;
+        }
+    }
 
     /* CELT processing */
     {
@@ -1264,7 +1615,7 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         ct_celt_encoder_set_channels(celt_enc, st->stream_channels);
     }
     ct_celt_encoder_set_bitrate(celt_enc, CT_CELT_BITRATE_MAX);
-    {
+    if (st->mode != CT_MODE_SILK_ONLY) {
         int celt_pred = 2;
         ct_celt_encoder_set_vbr(celt_enc, 0);
         /* We may still decide to disable prediction later */
@@ -1272,14 +1623,24 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
             celt_pred = 0;
         ct_celt_encoder_set_prediction(celt_enc, celt_pred);
 
-        if (st->use_vbr) {
-            ct_celt_encoder_set_vbr(celt_enc, 1);
-            ct_celt_encoder_set_vbr_constraint(celt_enc, st->vbr_constraint);
-            ct_celt_encoder_set_bitrate(celt_enc, st->bitrate_bps);
+        if (st->mode == CT_MODE_HYBRID) {
+            if (st->use_vbr) {
+                ct_celt_encoder_set_bitrate(
+                    celt_enc, st->bitrate_bps - st->silk_mode.bitRate);
+                ct_celt_encoder_set_vbr_constraint(celt_enc, 0);
+            }
+        } else {
+            if (st->use_vbr) {
+                ct_celt_encoder_set_vbr(celt_enc, 1);
+                ct_celt_encoder_set_vbr_constraint(celt_enc,
+                                                   st->vbr_constraint);
+                ct_celt_encoder_set_bitrate(celt_enc, st->bitrate_bps);
+            }
         }
     }
 
-    if (st->mode != st->prev_mode && st->prev_mode > 0) {
+    if (st->mode != CT_MODE_SILK_ONLY && st->mode != st->prev_mode &&
+        st->prev_mode > 0) {
         memcpy(tmp_prefill,
                &st->delay_buffer[(st->encoder_buffer - total_buffer -
                                   st->Fs / 400) *
@@ -1312,13 +1673,16 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                   celt_mode->window, st->Fs);
     }
     st->prev_HB_gain = HB_gain;
-    if (equiv_rate > 32000)
-        st->silk_mode.stereoWidth_Q14 = 16384;
-    else if (equiv_rate < 16000)
-        st->silk_mode.stereoWidth_Q14 = 0;
-    else
-        st->silk_mode.stereoWidth_Q14 =
-            16384 - 2048 * (int32_t)(32000 - equiv_rate) / (equiv_rate - 14000);
+    if (st->mode != CT_MODE_HYBRID || st->stream_channels == 1) {
+        if (equiv_rate > 32000)
+            st->silk_mode.stereoWidth_Q14 = 16384;
+        else if (equiv_rate < 16000)
+            st->silk_mode.stereoWidth_Q14 = 0;
+        else
+            st->silk_mode.stereoWidth_Q14 =
+                16384 -
+                2048 * (int32_t)(32000 - equiv_rate) / (equiv_rate - 14000);
+    }
     if (!st->energy_masking && st->channels == 2) {
         /* Apply stereo width reduction (at low bitrates) */
         if (st->hybrid_stereo_width_Q14 < (1 << 14) ||
@@ -1335,35 +1699,145 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         }
     }
 
-    /* No redundancy in CELT mode */
-    st->silk_bw_switch = 0;
-    redundancy_bytes = 0;
+    if (st->mode != CT_MODE_CELT_ONLY &&
+        ct_ec_tell(&enc) + 17 + 20 * (st->mode == CT_MODE_HYBRID) <=
+            8 * (max_data_bytes - 1)) {
+        /* For SILK mode, the redundancy is inferred from the length */
+        if (st->mode == CT_MODE_HYBRID)
+            ct_ec_enc_bit_logp(&enc, redundancy, 12);
+        if (redundancy) {
+            int max_redundancy;
+            ct_ec_enc_bit_logp(&enc, celt_to_silk, 1);
+            if (st->mode == CT_MODE_HYBRID) {
+                /* Reserve the 8 bits needed for the redundancy length,
+                   and at least a few bits for CELT if possible */
+                max_redundancy = (max_data_bytes - 1) -
+                                 ((ct_ec_tell(&enc) + 8 + 3 + 7) >> 3);
+            } else
+                max_redundancy =
+                    (max_data_bytes - 1) - ((ct_ec_tell(&enc) + 7) >> 3);
+            /* Target the same bit-rate for redundancy as for the rest,
+               up to a max of 257 bytes */
+            redundancy_bytes = CT_IMIN(max_redundancy, redundancy_bytes);
+            redundancy_bytes = CT_IMIN(257, CT_IMAX(2, redundancy_bytes));
+            if (st->mode == CT_MODE_HYBRID)
+                ct_ec_enc_uint(&enc, (uint32_t)(redundancy_bytes - 2), 256);
+        }
+    } else {
+        redundancy = 0;
+    }
 
-    nb_compr_bytes = (max_data_bytes - 1) - redundancy_bytes;
-    ct_ec_enc_shrink(&enc, (uint32_t)nb_compr_bytes);
+    if (!redundancy) {
+        st->silk_bw_switch = 0;
+        redundancy_bytes = 0;
+    }
+    if (st->mode != CT_MODE_CELT_ONLY)
+        start_band = 17;
 
-    ct_celt_encoder_set_analysis(celt_enc, &analysis_info);
+    if (st->mode == CT_MODE_SILK_ONLY) {
+        ret = (ct_ec_tell(&enc) + 7) >> 3;
+        ct_ec_enc_done(&enc);
+        nb_compr_bytes = ret;
+    } else {
+        nb_compr_bytes = (max_data_bytes - 1) - redundancy_bytes;
+        ct_ec_enc_shrink(&enc, (uint32_t)nb_compr_bytes);
+    }
+
+    if (redundancy || st->mode != CT_MODE_SILK_ONLY)
+        ct_celt_encoder_set_analysis(celt_enc, &analysis_info);
+    if (st->mode == CT_MODE_HYBRID) {
+        ct_silk_info info;
+        info.signalType = st->silk_mode.signalType;
+        info.offset = st->silk_mode.offset;
+        ct_celt_encoder_set_silk_info(celt_enc, &info);
+    }
+
+    /* 5 ms redundant frame for CELT->SILK */
+    if (redundancy && celt_to_silk) {
+        int err;
+        ct_celt_encoder_set_start_band(celt_enc, 0);
+        ct_celt_encoder_set_vbr(celt_enc, 0);
+        ct_celt_encoder_set_bitrate(celt_enc, CT_CELT_BITRATE_MAX);
+        err = ct_celt_encode_with_ec(celt_enc, pcm_buf, st->Fs / 200,
+                                     data + nb_compr_bytes, redundancy_bytes,
+                                     NULL);
+        if (err < 0) {
+            return CT_OPUS_INTERNAL_ERROR;
+        }
+        redundant_rng = ct_celt_encoder_get_final_range(celt_enc);
+        ct_celt_encoder_reset(celt_enc);
+    }
 
     ct_celt_encoder_set_start_band(celt_enc, start_band);
 
-    if (st->mode != st->prev_mode && st->prev_mode > 0) {
-        unsigned char dummy[2];
-        ct_celt_encoder_reset(celt_enc);
+    if (st->mode != CT_MODE_SILK_ONLY) {
+        if (st->mode != st->prev_mode && st->prev_mode > 0) {
+            unsigned char dummy[2];
+            ct_celt_encoder_reset(celt_enc);
 
-        /* Prefilling */
-        ct_celt_encode_with_ec(celt_enc, tmp_prefill, st->Fs / 400, dummy, 2,
-                               NULL);
-        ct_celt_encoder_set_prediction(celt_enc, 0);
+            /* Prefilling */
+            ct_celt_encode_with_ec(celt_enc, tmp_prefill, st->Fs / 400,
+                                   dummy, 2, NULL);
+            ct_celt_encoder_set_prediction(celt_enc, 0);
+        }
+        /* If false, we already busted the budget and we'll end up with a
+         * "PLC frame" */
+        if (ct_ec_tell(&enc) <= 8 * nb_compr_bytes) {
+            /* Set the bitrate again if it was overridden in the redundancy
+             * code above*/
+            if (redundancy && celt_to_silk && st->mode == CT_MODE_HYBRID &&
+                st->use_vbr)
+                ct_celt_encoder_set_bitrate(
+                    celt_enc, st->bitrate_bps - st->silk_mode.bitRate);
+            ct_celt_encoder_set_vbr(celt_enc, st->use_vbr);
+            ret = ct_celt_encode_with_ec(celt_enc, pcm_buf, frame_size, NULL,
+                                         nb_compr_bytes, &enc);
+            if (ret < 0) {
+                return CT_OPUS_INTERNAL_ERROR;
+            }
+            /* Put CELT->SILK redundancy data in the right place. */
+            if (redundancy && celt_to_silk && st->mode == CT_MODE_HYBRID &&
+                st->use_vbr) {
+                memmove(data + ret, data + nb_compr_bytes,
+                        (size_t)redundancy_bytes);
+                nb_compr_bytes = nb_compr_bytes + redundancy_bytes;
+            }
+        }
     }
-    /* If false, we already busted the budget and we'll end up with a "PLC
-     * frame" */
-    if (ct_ec_tell(&enc) <= 8 * nb_compr_bytes) {
-        ct_celt_encoder_set_vbr(celt_enc, st->use_vbr);
-        ret = ct_celt_encode_with_ec(celt_enc, pcm_buf, frame_size, NULL,
-                                     nb_compr_bytes, &enc);
-        if (ret < 0) {
+
+    /* 5 ms redundant frame for SILK->CELT */
+    if (redundancy && !celt_to_silk) {
+        int err;
+        unsigned char dummy[2];
+        int N2, N4;
+        N2 = st->Fs / 200;
+        N4 = st->Fs / 400;
+
+        ct_celt_encoder_reset(celt_enc);
+        ct_celt_encoder_set_start_band(celt_enc, 0);
+        ct_celt_encoder_set_prediction(celt_enc, 0);
+        ct_celt_encoder_set_vbr(celt_enc, 0);
+        ct_celt_encoder_set_bitrate(celt_enc, CT_CELT_BITRATE_MAX);
+
+        if (st->mode == CT_MODE_HYBRID) {
+            /* Shrink packet to what the encoder actually used. */
+            nb_compr_bytes = ret;
+            ct_ec_enc_shrink(&enc, (uint32_t)nb_compr_bytes);
+        }
+        /* NOTE: We could speed this up slightly (at the expense of code
+         * size) by just adding a function that prefills the buffer */
+        ct_celt_encode_with_ec(celt_enc,
+                               pcm_buf + st->channels * (frame_size - N2 - N4),
+                               N4, dummy, 2, NULL);
+
+        err = ct_celt_encode_with_ec(celt_enc,
+                                     pcm_buf + st->channels * (frame_size - N2),
+                                     N2, data + nb_compr_bytes,
+                                     redundancy_bytes, NULL);
+        if (err < 0) {
             return CT_OPUS_INTERNAL_ERROR;
         }
+        redundant_rng = ct_celt_encoder_get_final_range(celt_enc);
     }
 
     /* Signalling the mode in the first byte */
@@ -1406,6 +1880,15 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         data[1] = 0;
         ret = 1;
         st->rangeFinal = 0;
+    } else if (st->mode == CT_MODE_SILK_ONLY && !redundancy) {
+        /*When in LPC only mode it's perfectly
+          reasonable to strip off trailing zero bytes as
+          the required range decoder behavior is to
+          fill these in. This can't be done when the MDCT
+          modes are used because the decoder needs to know
+          the actual length for allocation purposes.*/
+        while (ret > 2 && data[ret] == 0)
+            ret--;
     }
     /* Count ToC and redundancy */
     ret += 1 + redundancy_bytes;
@@ -1529,8 +2012,8 @@ int ct_opus_encoder_set_vbr_constraint(ct_opus_codec *st, int32_t value)
 
 int ct_opus_encoder_set_signal(ct_opus_codec *st, int32_t value)
 {
-    if (value != CT_OPUS_AUTO && value != CT_OPUS_SIGNAL_VOICE &&
-        value != CT_OPUS_SIGNAL_MUSIC)
+    if (value != CT_OPUS_AUTO && value != CT_OPUS_CODEC_SIGNAL_VOICE &&
+        value != CT_OPUS_CODEC_SIGNAL_MUSIC)
         return CT_OPUS_BAD_ARG;
     st->signal_type = value;
     return CT_OPUS_OK;
@@ -1596,9 +2079,47 @@ int ct_opus_encoder_set_force_mode(ct_opus_codec *st, int32_t value)
     return CT_OPUS_OK;
 }
 
+int ct_opus_encoder_set_dtx(ct_opus_codec *st, int32_t value)
+{
+    if (value < 0 || value > 1)
+        return CT_OPUS_BAD_ARG;
+    st->use_dtx = value;
+    return CT_OPUS_OK;
+}
+
+int ct_opus_encoder_set_inband_fec(ct_opus_codec *st, int32_t value)
+{
+    if (value < 0 || value > 1)
+        return CT_OPUS_BAD_ARG;
+    st->silk_mode.useInBandFEC = value;
+    return CT_OPUS_OK;
+}
+
+int32_t ct_opus_encoder_get_in_dtx(const ct_opus_codec *st)
+{
+    int32_t value;
+    if (st->silk_mode.useDTX && (st->prev_mode == CT_MODE_SILK_ONLY ||
+                                 st->prev_mode == CT_MODE_HYBRID)) {
+        /* DTX determined by Silk. */
+        int n;
+        value = 1;
+        for (n = 0; n < st->silk_mode.nChannelsInternal; n++) {
+            value = value && st->silk_enc.state_Fxx[n].sCmn.noSpeechCounter >=
+                                 NB_SPEECH_FRAMES_BEFORE_DTX;
+        }
+    } else if (st->use_dtx) {
+        /* DTX determined by Opus. */
+        value = st->nb_no_activity_frames >= NB_SPEECH_FRAMES_BEFORE_DTX;
+    } else {
+        value = 0;
+    }
+    return value;
+}
+
 void ct_opus_encoder_reset_state(ct_opus_codec *st)
 {
     char *start;
+    ct_silk_EncControlStruct dummy;
 
     ct_opus_tonality_analysis_reset(&st->analysis);
 
@@ -1607,7 +2128,7 @@ void ct_opus_encoder_reset_state(ct_opus_codec *st)
                          offsetof(ct_opus_codec, stream_channels));
 
     ct_celt_encoder_reset(&st->celt_enc);
-    /* silk_InitEncoder into a dummy: the SILK state this part lacks */
+    ct_silk_InitEncoder(&st->silk_enc, st->dsp, &dummy);
     st->stream_channels = st->channels;
     st->hybrid_stereo_width_Q14 = 1 << 14;
     st->prev_HB_gain = CT_Q15ONE;
@@ -1615,5 +2136,5 @@ void ct_opus_encoder_reset_state(ct_opus_codec *st)
     st->mode = CT_MODE_HYBRID;
     st->bandwidth = CT_OPUS_BANDWIDTH_FULLBAND;
     st->variable_HP_smth2_Q15 =
-        silk_LSHIFT(silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
+        silk_LSHIFT(ct_silk_lin2log(VARIABLE_HP_MIN_CUTOFF_HZ), 8);
 }

@@ -1,15 +1,11 @@
 /*
  * The Opus encoder of one stream (OpusEncoder): the per-frame decisions
  * (bitrate, frame size, stereo width, voice/music, mode, bandwidth,
- * channels), the DC filter and the delay buffer in front of CELT, the
- * tonality analysis call, the CELT call and the TOC byte, as libopus'
- * float build makes them for OPUS_APPLICATION_AUDIO.
- *
- * This part of the port has no SILK: the SILK encoder state is not here,
- * only the fields of silk_EncControlStruct that the CELT path reads.
- * Whenever libopus would code a frame with SILK or Hybrid (or a transition
- * frame that needs SILK), ct_opus_encode_native returns CT_OPUS_ENOTCELT
- * and writes nothing.
+ * channels, FEC), the DC filter and the delay buffer, the tonality analysis
+ * call, the SILK call (SILK-only and Hybrid frames, with the SILK/CELT bit
+ * split), the redundant CELT frames and prefills at mode and SILK
+ * bandwidth switches, the CELT call and the TOC byte, as libopus' float
+ * build makes them.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/opus_encoder.c and the parts of
@@ -24,6 +20,7 @@
 #include "analysis.h"
 #include "celt_encoder.h"
 #include "dsp.h"
+#include "opus/silk/structs.h"
 
 /* libopus' return codes (include/opus_defines.h), same values */
 #define CT_OPUS_OK               0
@@ -31,11 +28,6 @@
 #define CT_OPUS_BUFFER_TOO_SMALL (-2)
 #define CT_OPUS_INTERNAL_ERROR   (-3)
 #define CT_OPUS_UNIMPLEMENTED    (-5)
-/* Ours: libopus would code this frame with SILK or Hybrid (or needs SILK
- * for a redundancy or transition frame), which this part of the port does
- * not have. Nothing was written; the state is that of a half-encoded frame,
- * so the stream cannot go on (part 2 of the port adds SILK). */
-#define CT_OPUS_ENOTCELT         (-100)
 
 /* include/opus_defines.h values, kept so that settings read as in libopus */
 #define CT_OPUS_AUTO        (-1000)
@@ -45,8 +37,10 @@
 #define CT_OPUS_APPLICATION_AUDIO               2049
 #define CT_OPUS_APPLICATION_RESTRICTED_LOWDELAY 2051
 
-#define CT_OPUS_SIGNAL_VOICE 3001
-#define CT_OPUS_SIGNAL_MUSIC 3002
+/* OPUS_SIGNAL_VOICE and OPUS_SIGNAL_MUSIC (ctcore/opus.h's public
+ * CT_OPUS_SIGNAL_* are another enum) */
+#define CT_OPUS_CODEC_SIGNAL_VOICE 3001
+#define CT_OPUS_CODEC_SIGNAL_MUSIC 3002
 
 #define CT_OPUS_BANDWIDTH_NARROWBAND    1101
 #define CT_OPUS_BANDWIDTH_MEDIUMBAND    1102
@@ -72,24 +66,6 @@
 
 #define CT_OPUS_MAX_ENCODER_BUFFER 480
 
-/* The fields of silk_EncControlStruct (silk/control.h) that the CELT path
- * of opus_encode_native and the ctls read or write; the SILK encoder's own
- * values stay at silk_InitEncoder's (0) until part 2 adds SILK. */
-typedef struct ct_opus_silk_mode {
-    int32_t maxInternalSampleRate;
-    int32_t packetLossPercentage;
-    int complexity;
-    int useInBandFEC;
-    int LBRR_coded;
-    int useDTX;
-    int useCBR;
-    int reducedDependency;
-    int toMono;
-    int allowBandwidthSwitch;
-    int inWBmodeWithoutVariableLP;
-    int stereoWidth_Q14;
-} ct_opus_silk_mode;
-
 /* src/opus_encoder.c StereoWidthState */
 typedef struct ct_opus_stereo_width_state {
     float XX, XY, YY;
@@ -98,9 +74,10 @@ typedef struct ct_opus_stereo_width_state {
 } ct_opus_stereo_width_state;
 
 /* src/opus_encoder.c struct OpusEncoder (celt_enc_offset and
- * silk_enc_offset become the embedded celt_enc; arch becomes dsp). */
+ * silk_enc_offset become the embedded celt_enc and silk_enc; arch becomes
+ * dsp). */
 typedef struct ct_opus_codec {
-    ct_opus_silk_mode silk_mode;
+    ct_silk_EncControlStruct silk_mode;
     int application;
     int channels;
     int delay_compensation;
@@ -149,9 +126,11 @@ typedef struct ct_opus_codec {
     int nonfinal_frame; /* current frame is not the final in a packet */
     uint32_t rangeFinal;
 
-    /* The CELT encoder, after the rest so that the reset above leaves it
-     * to ct_celt_encoder_reset as OPUS_RESET_STATE does */
+    /* The CELT and SILK encoders, after the rest so that the reset above
+     * leaves them to ct_celt_encoder_reset and ct_silk_InitEncoder as
+     * OPUS_RESET_STATE does */
     ct_celt_encoder celt_enc;
+    ct_silk_encoder silk_enc;
 } ct_opus_codec;
 
 /* opus_encoder_init: Fs 48000, 24000, 16000, 12000 or 8000; channels 1 or
@@ -172,7 +151,7 @@ int ct_opus_encoder_set_vbr_constraint(ct_opus_codec *st, int32_t value);
 int ct_opus_encoder_set_complexity(ct_opus_codec *st, int32_t value);
 int ct_opus_encoder_set_packet_loss_perc(ct_opus_codec *st, int32_t value);
 int ct_opus_encoder_set_lsb_depth(ct_opus_codec *st, int32_t value);
-/* CT_OPUS_AUTO, CT_OPUS_SIGNAL_VOICE or CT_OPUS_SIGNAL_MUSIC */
+/* CT_OPUS_AUTO, CT_OPUS_CODEC_SIGNAL_VOICE or CT_OPUS_CODEC_SIGNAL_MUSIC */
 int ct_opus_encoder_set_signal(ct_opus_codec *st, int32_t value);
 /* CT_OPUS_AUTO, 1 .. channels */
 int ct_opus_encoder_set_force_channels(ct_opus_codec *st, int32_t value);
@@ -182,6 +161,13 @@ int ct_opus_encoder_set_max_bandwidth(ct_opus_codec *st, int32_t value);
 int ct_opus_encoder_set_bandwidth(ct_opus_codec *st, int32_t value);
 /* CT_OPUS_AUTO or a CT_MODE_* */
 int ct_opus_encoder_set_force_mode(ct_opus_codec *st, int32_t value);
+/* OPUS_SET_DTX and OPUS_SET_INBAND_FEC: 0 or 1 (opusenc's --set-ctl-int
+ * reaches them) */
+int ct_opus_encoder_set_dtx(ct_opus_codec *st, int32_t value);
+int ct_opus_encoder_set_inband_fec(ct_opus_codec *st, int32_t value);
+/* OPUS_GET_IN_DTX: whether the last frame was a DTX frame (SILK's or the
+ * generalised DTX's) */
+int32_t ct_opus_encoder_get_in_dtx(const ct_opus_codec *st);
 int ct_opus_encoder_set_prediction_disabled(ct_opus_codec *st,
                                             int32_t value);
 int ct_opus_encoder_set_phase_inversion_disabled(ct_opus_codec *st,
@@ -197,8 +183,8 @@ int32_t ct_opus_encoder_get_lookahead(const ct_opus_codec *st);
 int32_t ct_opus_encoder_get_bitrate(const ct_opus_codec *st);
 /* OPUS_GET_FINAL_RANGE */
 uint32_t ct_opus_encoder_get_final_range(const ct_opus_codec *st);
-/* OPUS_RESET_STATE: the analysis, the CELT encoder and the per-stream
- * state as after ct_opus_encoder_init, the settings kept */
+/* OPUS_RESET_STATE: the analysis, the CELT and SILK encoders and the
+ * per-stream state as after ct_opus_encoder_init, the settings kept */
 void ct_opus_encoder_reset_state(ct_opus_codec *st);
 
 /* src/opus_encoder.c frame_size_select: the frame to encode out of the
@@ -217,11 +203,11 @@ int ct_opus_is_digital_silence(const float *pcm, int frame_size, int channels,
 
 /* src/opus_encoder.c opus_encode_native, float build: encodes the
  * frame_size samples of pcm (interleaved, st->channels) into data (at most
- * out_data_bytes; 40 and 60 ms CELT frames become a multi-frame packet),
+ * out_data_bytes; 40 and 60 ms CELT or Hybrid frames become a multi-frame
+ * packet, SILK codes up to 60 ms in one frame),
  * with the tonality analysis reading the analysis_size samples of
  * analysis_pcm (analysis_channels interleaved, channels c1 and c2 of them)
- * through downmix. Returns the packet's length, a CT_OPUS_* error, or
- * CT_OPUS_ENOTCELT. */
+ * through downmix. Returns the packet's length or a CT_OPUS_* error. */
 int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                               int frame_size, unsigned char *data,
                               int32_t out_data_bytes, int lsb_depth,

@@ -13,14 +13,6 @@
  */
 #include "ctcore/opus.h"
 
-/* The public signal types, named before codec.h's CT_OPUS_SIGNAL_MUSIC and
- * _VOICE macros (libopus' OPUS_SIGNAL_* values) hide the enum's names. */
-enum {
-    PUBLIC_SIGNAL_AUTO = CT_OPUS_SIGNAL_AUTO,
-    PUBLIC_SIGNAL_MUSIC = CT_OPUS_SIGNAL_MUSIC,
-    PUBLIC_SIGNAL_VOICE = CT_OPUS_SIGNAL_VOICE,
-};
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -172,9 +164,9 @@ size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial,
         append(buf, size, &len, "%s--cvbr", SEP);
     else if (s->bitrate_type == CT_OPUS_CBR)
         append(buf, size, &len, "%s--hard-cbr", SEP);
-    if ((int)s->signal == PUBLIC_SIGNAL_MUSIC)
+    if (s->signal == CT_OPUS_SIGNAL_MUSIC)
         append(buf, size, &len, "%s--music", SEP);
-    else if ((int)s->signal == PUBLIC_SIGNAL_VOICE)
+    else if (s->signal == CT_OPUS_SIGNAL_VOICE)
         append(buf, size, &len, "%s--speech", SEP);
     if (s->complexity != 10)
         append(buf, size, &len, "%s--comp %d", SEP, s->complexity);
@@ -225,8 +217,8 @@ static int check_settings(const ct_opus_settings *s, char *errbuf,
             "frame size %d is not one of 120, 240, 480, 960, 1920, 2880 "
             "samples (2.5 .. 60 ms)",
             s->frame_size);
-    if ((int)s->signal < PUBLIC_SIGNAL_AUTO ||
-        (int)s->signal > PUBLIC_SIGNAL_VOICE)
+    if ((int)s->signal < CT_OPUS_SIGNAL_AUTO ||
+        (int)s->signal > CT_OPUS_SIGNAL_VOICE)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "invalid signal type %d", (int)s->signal);
     if (s->packet_loss_percentage < 0 || s->packet_loss_percentage > 100)
@@ -380,14 +372,6 @@ static int stream_failure(ct_opus_encoder *enc, int ret, const char *what)
         int64_t granule;
         int codec = ct_opus_ope_encoder_last_codec_error(enc->stream, &granule);
         int frame_size = ct_opus_ope_encoder_frame_size(enc->stream);
-        int64_t audio = granule - ct_opus_ope_encoder_preskip(enc->stream);
-        if (codec == CT_OPUS_ENOTCELT)
-            return fail(enc, CT_EUNSUPPORTED,
-                        "libopus would encode frame %lld (at %.2f s) with "
-                        "SILK/Hybrid: not "
-                        "supported yet (speech or low bitrate)",
-                        (long long)(granule / frame_size),
-                        (audio > 0 ? audio : 0) / 48000.);
         if (codec < 0)
             return fail(enc, CT_EINVAL,
                         "%s: the Opus codec failed with code %d at frame %lld",
@@ -483,9 +467,9 @@ static int setup(ct_opus_encoder *enc)
             ms, s->bitrate_type == CT_OPUS_CVBR));
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_signal(
-            ms, (int)s->signal == PUBLIC_SIGNAL_MUSIC   ? CT_OPUS_SIGNAL_MUSIC
-                : (int)s->signal == PUBLIC_SIGNAL_VOICE ? CT_OPUS_SIGNAL_VOICE
-                                                        : CT_OPUS_AUTO));
+            ms, s->signal == CT_OPUS_SIGNAL_MUSIC   ? CT_OPUS_CODEC_SIGNAL_MUSIC
+                : s->signal == CT_OPUS_SIGNAL_VOICE ? CT_OPUS_CODEC_SIGNAL_VOICE
+                                                    : CT_OPUS_AUTO));
     if (ret == CT_OPE_OK)
         ret = ctl_result(ct_opus_ms_encoder_set_complexity(ms, s->complexity));
     if (ret == CT_OPE_OK)

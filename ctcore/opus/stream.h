@@ -79,10 +79,9 @@ int ct_opus_ope_encoder_get_page(ct_ogg_opus_enc *enc, unsigned char **page, int
 /* ope_encoder_flush_header: writes the header pages now. */
 int ct_opus_ope_encoder_flush_header(ct_ogg_opus_enc *enc);
 
-/* After CT_OPE_INTERNAL_ERROR from the codec: its negative return
- * (CT_OPUS_ENOTCELT: a SILK or Hybrid frame), and the 48 kHz granule (pre-
- * skip included) where the refused frame starts; 0 if the codec refused
- * nothing. */
+/* After CT_OPE_INTERNAL_ERROR from the codec: its negative return (a
+ * CT_OPUS_* code), and the 48 kHz granule (pre-skip included) where the
+ * refused frame starts; 0 if the codec refused nothing. */
 int ct_opus_ope_encoder_last_codec_error(const ct_ogg_opus_enc *enc, int64_t *granule);
 /* OpusHead's pre-skip (OPUS_GET_LOOKAHEAD when the stream started). */
 int ct_opus_ope_encoder_preskip(const ct_ogg_opus_enc *enc);

@@ -8,10 +8,9 @@
  * quality 5); the tonality analysis looks up to 2 s ahead, so packets come
  * out up to the decision delay after their samples were sent.
  *
- * This part of the port encodes what libopus encodes in CELT mode: every
- * frame that libopus would code with SILK or Hybrid (speech and low
- * bitrates) stops the stream with CT_EUNSUPPORTED and a message saying so,
- * never with other bytes.
+ * Every frame is coded as libopus codes it: CELT, SILK (speech, low
+ * bitrates) or Hybrid (SILK's low band under CELT's high band), with the
+ * redundant frames of its mode switches.
  *
  * The shape of every ctcore encoder: settings with their defaults
  * (ct_opus_settings_default), then send/receive: new, send samples,
@@ -142,8 +141,7 @@ CT_API void ct_opus_encoder_free(ct_opus_encoder *encoder);
 CT_API int ct_opus_send_samples(ct_opus_encoder *encoder, const void *pcm,
                                 ct_opus_format format, size_t frames);
 /* The next page or packet: CT_OK, CT_EAGAIN when none is ready, CT_EOF
- * after the drain once all are out, or an error code (CT_EUNSUPPORTED:
- * libopus would code a frame with SILK or Hybrid). */
+ * after the drain once all are out, or an error code. */
 CT_API int ct_opus_receive(ct_opus_encoder *encoder, ct_opus_packet *packet);
 /* End of input: the signal is extended past its end as libopusenc
  * extends it, and every packet becomes available. A second call does
