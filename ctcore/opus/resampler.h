@@ -16,8 +16,8 @@
 
 #include "opus/dsp.h"
 
-/* At most 2 channels in this part of the port. */
-#define CT_RESAMPLER_MAX_CHANNELS 2
+/* As many as Opus has (mapping family 255) */
+#define CT_RESAMPLER_MAX_CHANNELS 255
 
 /* speex_resampler.h's RESAMPLER_ERR_* */
 enum {

@@ -2,7 +2,7 @@
  * libopusenc's OggOpusEnc for the one stream opusenc writes: the pull API
  * (pages wait in the Ogg packer until taken), one EncStream and no
  * chaining (so no keyframes: streams->next is always NULL there), mapping
- * family 0. The arithmetic of the end of stream (the LPC extension and
+ * families 0, 1 and 255. The arithmetic of the end of stream (the LPC extension and
  * its window) is libopusenc's, promotions included.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -95,9 +95,11 @@ int ct_opus_ope_encoder_create_pull(const char *comment, int comment_length, int
     int ret;
 
     *out = NULL;
-    if (family != 0 && family != 1)
+    /* libopusenc's families but the ambisonics ones (2, 3) and the
+     * deferred init (-1), which opusenc never asks for */
+    if (family != 0 && family != 1 && family != 255)
         return family < -1 || family > 255 ? CT_OPE_BAD_ARG : CT_OPE_UNIMPLEMENTED;
-    if (channels <= 0 || channels > CT_OPUS_MS_MAX_CHANNELS)
+    if (channels <= 0 || channels > 255)
         return CT_OPE_BAD_ARG;
     if (rate <= 0)
         return CT_OPE_BAD_ARG;

@@ -1,6 +1,6 @@
 /*
  * The Ogg Opus stream as libopusenc's OggOpusEnc makes it, for the one
- * stream opusenc writes (pull API, mapping family 0 or 1): the 48 kHz
+ * stream opusenc writes (pull API, mapping family 0, 1 or 255): the 48 kHz
  * buffer with its decision delay, the resampler in front, encode_buffer's
  * calls of the multistream encoder (the whole buffer as frame_size, so the
  * analysis sees the same lookahead), the end of stream (LPC extension at
@@ -41,7 +41,8 @@ typedef void (*ct_ope_packet_func)(void *user_data, const uint8_t *packet, int32
 
 /* ope_encoder_create_pull: comment is the OpusTags packet so far
  * (opeint_comment_init/add, unpadded; copied), rate 1 .. as libopusenc,
- * channels 1 or 2, family 0 (or 1). Returns CT_OPE_OK and *enc, or an
+ * channels 1 .. 255, family 0 (1 or 2 channels), 1 (1 .. 8) or 255 (any;
+ * OpusHead gets the mapping table for 1 and 255). Returns CT_OPE_OK and *enc, or an
  * error code (*enc = NULL). */
 int ct_opus_ope_encoder_create_pull(const char *comment, int comment_length, int32_t rate,
                                     int channels, int family, const ct_opus_dsp *dsp,
