@@ -384,7 +384,7 @@ gst_ct_opus_enc_merged_tags (GstCtOpusEnc * self)
   GstTagSetter *setter = GST_TAG_SETTER (self);
   const GstTagList *set = gst_tag_setter_get_tag_list (setter);
 
-  return gst_tag_list_merge (self->upstream_tags, set,
+  return gst_tag_list_merge (set, self->upstream_tags,
       gst_tag_setter_get_tag_merge_mode (setter));
 }
 
