@@ -44,6 +44,10 @@ struct ct_opus_encoder {
     char *encoder_options;
     ct_opus_dsp dsp;
     int bitrate;
+    /* the channels coded: settings.channels, or 2 or 1 when opusenc would
+     * downmix (matrix, coded_channels x settings.channels, non-NULL) */
+    int coded_channels;
+    float *matrix;
     int lsb_depth; /* 0 until known */
     ct_ogg_opus_enc *stream;
     float *chunk; /* one read of opusenc's: frame_size input frames */
@@ -184,6 +188,85 @@ size_t ct_opus_encoder_options(const ct_opus_settings *s, int with_serial,
     return len;
 }
 
+/* opusenc downmixes surround below 16 kb/s per channel: to stereo, or to
+ * mono from more than 8 channels */
+static int coded_channels(const ct_opus_settings *s)
+{
+    if (s->channels > 2 && s->bitrate > 0 && s->bitrate < 16000 * s->channels)
+        return s->channels > 8 ? 1 : 2;
+    return s->channels;
+}
+
+/* opusenc's family: 0 for mono and stereo, 1 (Vorbis layouts, surround)
+ * up to 8 channels, 255 above */
+static int opusenc_family(int channels)
+{
+    return channels > 8 ? 255 : channels > 2;
+}
+
+/* opus-tools audio-in.c setup_downmix: the matrix (out_channels rows of
+ * in_channels) for input in Vorbis order, normalised to out_channels */
+static float *downmix_matrix(int in_channels, int out_channels)
+{
+    static const float stupid_matrix[7][8][2] = {
+        /*2*/ {{1, 0}, {0, 1}},
+        /*3*/ {{1, 0}, {0.7071f, 0.7071f}, {0, 1}},
+        /*4*/ {{1, 0}, {0, 1}, {0.866f, 0.5f}, {0.5f, 0.866f}},
+        /*5*/
+        {{1, 0}, {0.7071f, 0.7071f}, {0, 1}, {0.866f, 0.5f}, {0.5f, 0.866f}},
+        /*6*/
+        {{1, 0},
+         {0.7071f, 0.7071f},
+         {0, 1},
+         {0.866f, 0.5f},
+         {0.5f, 0.866f},
+         {0.7071f, 0.7071f}},
+        /*7*/
+        {{1, 0},
+         {0.7071f, 0.7071f},
+         {0, 1},
+         {0.866f, 0.5f},
+         {0.5f, 0.866f},
+         {0.6123f, 0.6123f},
+         {0.7071f, 0.7071f}},
+        /*8*/
+        {{1, 0},
+         {0.7071f, 0.7071f},
+         {0, 1},
+         {0.866f, 0.5f},
+         {0.5f, 0.866f},
+         {0.866f, 0.5f},
+         {0.5f, 0.866f},
+         {0.7071f, 0.7071f}},
+    };
+    float sum;
+    int i, j;
+    float *matrix = malloc(sizeof(float) * (size_t)in_channels *
+                           (size_t)out_channels);
+    if (!matrix)
+        return NULL;
+    if (out_channels == 1 && in_channels > 8) {
+        for (i = 0; i < in_channels; i++)
+            matrix[i] = 1.0f / in_channels;
+    } else if (out_channels == 2) {
+        for (j = 0; j < out_channels; j++)
+            for (i = 0; i < in_channels; i++)
+                matrix[in_channels * j + i] =
+                    stupid_matrix[in_channels - 2][i][j];
+    } else {
+        for (i = 0; i < in_channels; i++)
+            matrix[i] = (stupid_matrix[in_channels - 2][i][0]) +
+                        (stupid_matrix[in_channels - 2][i][1]);
+    }
+    sum = 0;
+    for (i = 0; i < in_channels * out_channels; i++)
+        sum += matrix[i];
+    sum = (float)out_channels / sum;
+    for (i = 0; i < in_channels * out_channels; i++)
+        matrix[i] *= sum;
+    return matrix;
+}
+
 static int check_settings(const ct_opus_settings *s, char *errbuf,
                           size_t errbuf_size)
 {
@@ -193,17 +276,17 @@ static int check_settings(const ct_opus_settings *s, char *errbuf,
             errbuf, errbuf_size, CT_EINVAL,
             "sample rate %d Hz is not supported (100 .. 768000 Hz, as opusenc)",
             s->sample_rate);
-    if (s->channels < 1 || s->channels > 2)
+    if (s->channels < 1 || s->channels > 255)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
-                             "%d channels are not supported (1 or 2)",
+                             "%d channels are not supported (1 .. 255)",
                              s->channels);
     if (s->bitrate != 0 &&
-        (s->bitrate < 500 || s->bitrate > 1024000 * s->channels))
+        (s->bitrate < 500 || s->bitrate > 1024000 * coded_channels(s)))
         return ct_errbuf_set(
             errbuf, errbuf_size, CT_EINVAL,
             "bitrate %d bits/sec is insane (opusenc takes 500 .. %d; 6 to 256 "
             "kbit/s per channel are meaningful)",
-            s->bitrate, 1024000 * s->channels);
+            s->bitrate, 1024000 * coded_channels(s));
     if (s->bitrate_type < CT_OPUS_VBR || s->bitrate_type > CT_OPUS_CBR)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "invalid bitrate type %d", (int)s->bitrate_type);
@@ -259,10 +342,15 @@ static int check_settings(const ct_opus_settings *s, char *errbuf,
 
 /* opusenc's default: 64 kb/s per stream and 32 more per coupled one, for
  * 48 kHz, lowered by a factor of (rate+16k)/(64k) below 44.1 kHz; what it
- * is given, at most 256 kb/s per channel. */
+ * is given, at most 256 kb/s per (coded) channel. */
 static int opusenc_bitrate(const ct_opus_settings *s)
 {
-    int nb_streams = 1, nb_coupled = s->channels == 2 ? 1 : 0;
+    /* The streams of multistream.c's Vorbis layouts, 1 to 8 channels */
+    static const unsigned char vorbis_streams[8] = {1, 1, 2, 2, 3, 4, 4, 5};
+    static const unsigned char vorbis_coupled[8] = {0, 1, 1, 2, 2, 2, 3, 3};
+    int channels = coded_channels(s);
+    int nb_streams = channels > 8 ? channels : vorbis_streams[channels - 1];
+    int nb_coupled = channels > 8 ? 0 : vorbis_coupled[channels - 1];
     int rate = s->sample_rate;
     int bitrate = s->bitrate;
     if (bitrate <= 0)
@@ -273,7 +361,7 @@ static int opusenc_bitrate(const ct_opus_settings *s)
                   16) +
              32) >>
             6;
-    return IMIN(s->channels * 256000, bitrate);
+    return IMIN(channels * 256000, bitrate);
 }
 
 static char *copy_string(const char *s)
@@ -435,9 +523,9 @@ static int setup(ct_opus_encoder *enc)
         free(comment);
         return fail(enc, CT_ENOMEM, "out of memory for the comments");
     }
-    ret = ct_opus_ope_encoder_create_pull(comment, length, s->sample_rate,
-                                          s->channels, 0, &enc->dsp,
-                                          &enc->stream);
+    ret = ct_opus_ope_encoder_create_pull(
+        comment, length, s->sample_rate, enc->coded_channels,
+        opusenc_family(enc->coded_channels), &enc->dsp, &enc->stream);
     free(comment);
     if (ret != CT_OPE_OK)
         return ret == CT_OPE_ALLOC_FAIL
@@ -542,9 +630,14 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
             goto nomem;
         enc->settings.encoder_options = enc->encoder_options;
     }
+    enc->coded_channels = coded_channels(settings);
+    if (enc->coded_channels != settings->channels &&
+        !(enc->matrix =
+              downmix_matrix(settings->channels, enc->coded_channels)))
+        goto nomem;
     enc->chunk_frames = settings->frame_size;
     enc->chunk = malloc(sizeof(float) * (size_t)enc->chunk_frames *
-                        (size_t)settings->channels);
+                        (size_t)enc->coded_channels);
     if (!enc->chunk)
         goto nomem;
     ct_opus_dsp_init(&enc->dsp, ct_simd_resolve(settings->simd));
@@ -576,6 +669,7 @@ void ct_opus_encoder_free(ct_opus_encoder *enc)
     free(enc->comments);
     free(enc->encoder_options);
     free(enc->chunk);
+    free(enc->matrix);
     free(enc);
 }
 
@@ -654,6 +748,28 @@ static float convert(const void *pcm, ct_opus_format format, size_t i)
     }
 }
 
+/* opus-tools audio-in.c read_downmix: frames [first, first + n) of pcm
+ * into the chunk, mixed to the coded channels */
+static void downmix(ct_opus_encoder *enc, const void *pcm,
+                    ct_opus_format format, size_t first, size_t n)
+{
+    const int in_ch = enc->settings.channels, out_ch = enc->coded_channels;
+    float in[255];
+    size_t i;
+    int j, k;
+    for (i = 0; i < n; i++) {
+        float *out = &enc->chunk[(size_t)(enc->chunk_fill + (int)i) * out_ch];
+        for (k = 0; k < in_ch; k++)
+            in[k] = convert(pcm, format, (first + i) * (size_t)in_ch + k);
+        for (j = 0; j < out_ch; j++) {
+            float *samp = &out[j];
+            *samp = 0;
+            for (k = 0; k < in_ch; k++)
+                *samp += in[k] * enc->matrix[in_ch * j + k];
+        }
+    }
+}
+
 int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm,
                          ct_opus_format format, size_t frames)
 {
@@ -685,9 +801,12 @@ int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm,
         size_t k, base = (size_t)enc->chunk_fill * (size_t)channels;
         if (n > frames - done)
             n = frames - done;
-        for (k = 0; k < n * (size_t)channels; k++)
-            enc->chunk[base + k] =
-                convert(pcm, format, done * (size_t)channels + k);
+        if (enc->matrix)
+            downmix(enc, pcm, format, done, n);
+        else
+            for (k = 0; k < n * (size_t)channels; k++)
+                enc->chunk[base + k] =
+                    convert(pcm, format, done * (size_t)channels + k);
         enc->chunk_fill += (int)n;
         done += n;
         if (enc->chunk_fill == enc->chunk_frames &&
