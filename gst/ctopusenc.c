@@ -35,10 +35,8 @@
  * out up to 2 s after their samples went in, which the element reports as
  * its latency.
  *
- * This version encodes what libopus codes in CELT mode (music at 48 kb/s
- * and more, every complexity and frame size): a frame that libopus would
- * code with SILK or Hybrid (speech at its default bitrate, low bitrates)
- * stops the stream with an error that says so.
+ * Every frame is coded in the mode libopus codes it in: CELT, SILK
+ * (speech, low bitrates) or Hybrid, mode switches included.
  *
  * ## Example launch lines
  * |[
