@@ -17,12 +17,12 @@
 
 /* Encodes signs of excitation */
 void ct_silk_encode_signs(
-    ct_ec_enc                   *psRangeEnc,                        /* I/O  Compressor data structure                   */
-    const int8_t                pulses[],                           /* I    pulse signal                                */
-    int                         length,                             /* I    length of input                             */
-    const int                   signalType,                         /* I    Signal type                                 */
-    const int                   quantOffsetType,                    /* I    Quantization offset type                    */
-    const int                   sum_pulses[ MAX_NB_SHELL_BLOCKS ]   /* I    Sum of absolute pulses per block            */
+    ct_ec_enc                   *psRangeEnc,                            /* I/O  Compressor data structure                   */
+    const int8_t                pulses[],                               /* I    pulse signal                                */
+    int                         length,                                 /* I    length of input                             */
+    const int                   signalType,                             /* I    Signal type                                 */
+    const int                   quantOffsetType,                        /* I    Quantization offset type                    */
+    const int                   sum_pulses[ MAX_NB_SHELL_BLOCKS ]       /* I    Sum of absolute pulses per block            */
 )
 {
     int           i, j, p;

@@ -14,11 +14,11 @@
 
 /* Calculates correlation vector X'*t */
 void ct_silk_corrVector_FLP(
-    const float                *x,                                 /* I    x vector [L+order-1] used to create X       */
-    const float                *t,                                 /* I    Target vector [L]                           */
-    const int                  L,                                  /* I    Length of vecors                            */
-    const int                  Order,                              /* I    Max lag for correlation                     */
-    float                      *Xt                                 /* O    X'*t correlation vector [order]             */
+    const float                 *x,                                     /* I    x vector [L+order-1] used to create X       */
+    const float                 *t,                                     /* I    Target vector [L]                           */
+    const int                   L,                                      /* I    Length of vecors                            */
+    const int                   Order,                                  /* I    Max lag for correlation                     */
+    float                       *Xt                                     /* O    X'*t correlation vector [order]             */
 )
 {
     int lag;
@@ -34,10 +34,10 @@ void ct_silk_corrVector_FLP(
 
 /* Calculates correlation matrix X'*X */
 void ct_silk_corrMatrix_FLP(
-    const float                *x,                                 /* I    x vector [ L+order-1 ] used to create X     */
-    const int                  L,                                  /* I    Length of vectors                           */
-    const int                  Order,                              /* I    Max lag for correlation                     */
-    float                      *XX                                 /* O    X'*X correlation matrix [order x order]     */
+    const float                 *x,                                     /* I    x vector [ L+order-1 ] used to create X     */
+    const int                   L,                                      /* I    Length of vectors                           */
+    const int                   Order,                                  /* I    Max lag for correlation                     */
+    float                       *XX                                     /* O    X'*X correlation matrix [order x order]     */
 )
 {
     int j, lag;

@@ -12,11 +12,11 @@
 #include "opus/silk/tables.h"
 
 void ct_silk_decode_pitch(
-    int16_t                     lagIndex,           /* I                                                                */
-    int8_t                      contourIndex,       /* O                                                                */
-    int                         pitch_lags[],       /* O    4 pitch values                                              */
-    const int                   Fs_kHz,             /* I    sampling frequency (kHz)                                    */
-    const int                   nb_subfr            /* I    number of sub frames                                        */
+    int16_t                     lagIndex,                               /* I                                                                */
+    int8_t                      contourIndex,                           /* O                                                                */
+    int                         pitch_lags[],                           /* O    4 pitch values                                              */
+    const int                   Fs_kHz,                                 /* I    sampling frequency (kHz)                                    */
+    const int                   nb_subfr                                /* I    number of sub frames                                        */
 )
 {
     int   lag, k, min_lag, max_lag, cbk_size;

@@ -15,11 +15,11 @@
 
 /* Encode side-information parameters to payload */
 void ct_silk_encode_indices(
-    ct_silk_encoder_state          *psEncC,                        /* I/O  Encoder state                               */
-    ct_ec_enc                      *psRangeEnc,                    /* I/O  Compressor data structure                   */
-    int                    FrameIndex,                     /* I    Frame number                                */
-    int                    encode_LBRR,                    /* I    Flag indicating LBRR data is being encoded  */
-    int                    condCoding                      /* I    The type of conditional coding to use       */
+    ct_silk_encoder_state       *psEncC,                                /* I/O  Encoder state                               */
+    ct_ec_enc                   *psRangeEnc,                            /* I/O  Compressor data structure                   */
+    int                         FrameIndex,                             /* I    Frame number                                */
+    int                         encode_LBRR,                            /* I    Flag indicating LBRR data is being encoded  */
+    int                         condCoding                              /* I    The type of conditional coding to use       */
 )
 {
     int   i, k, typeOffset;

@@ -40,11 +40,11 @@ static inline int combine_and_check(    /* return ok                           *
 
 /* Encode quantization indices of excitation */
 void ct_silk_encode_pulses(
-    ct_ec_enc                      *psRangeEnc,                    /* I/O  compressor data structure                   */
-    const int              signalType,                     /* I    Signal type                                 */
-    const int              quantOffsetType,                /* I    quantOffsetType                             */
-    int8_t                   pulses[],                       /* I    quantization indices                        */
-    const int              frame_length                    /* I    Frame length                                */
+    ct_ec_enc                   *psRangeEnc,                            /* I/O  compressor data structure                   */
+    const int                   signalType,                             /* I    Signal type                                 */
+    const int                   quantOffsetType,                        /* I    quantOffsetType                             */
+    int8_t                      pulses[],                               /* I    quantization indices                        */
+    const int                   frame_length                            /* I    Frame length                                */
 )
 {
     int   i, k, j, iter, bit, nLS, scale_down, RateLevelIndex = 0;

@@ -13,12 +13,12 @@
 #include "opus/silk/tables.h"
 
 void ct_silk_find_LTP_FLP(
-    float                      XX[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ], /* O    Weight for LTP quantization         */
-    float                      xX[ MAX_NB_SUBFR * LTP_ORDER ],     /* O    Weight for LTP quantization                 */
-    const float                r_ptr[],                            /* I    LPC residual                                */
-    const int                  lag[ MAX_NB_SUBFR ],                /* I    LTP lags                                    */
-    const int                  subfr_length,                       /* I    Subframe length                             */
-    const int                  nb_subfr                            /* I    number of subframes                         */
+    float                       XX[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ], /* O    Weight for LTP quantization         */
+    float                       xX[ MAX_NB_SUBFR * LTP_ORDER ],             /* O    Weight for LTP quantization                 */
+    const float                 r_ptr[],                                    /* I    LPC residual                                */
+    const int                   lag[ MAX_NB_SUBFR ],                        /* I    LTP lags                                    */
+    const int                   subfr_length,                               /* I    Subframe length                             */
+    const int                   nb_subfr                                    /* I    number of subframes                         */
 )
 {
     int   k;

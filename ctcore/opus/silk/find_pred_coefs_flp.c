@@ -14,11 +14,11 @@
 
 /* Find LPC and LTP coefficients */
 void ct_silk_find_pred_coefs_FLP(
-    ct_silk_encoder_state_FLP          *psEnc,                             /* I/O  Encoder state FLP                           */
-    ct_silk_encoder_control_FLP        *psEncCtrl,                         /* I/O  Encoder control FLP                         */
-    const float                res_pitch[],                        /* I    Residual from pitch analysis                */
-    const float                x[],                                /* I    Speech signal                               */
-    int                        condCoding                          /* I    The type of conditional coding to use       */
+    ct_silk_encoder_state_FLP   *psEnc,                                 /* I/O  Encoder state FLP                           */
+    ct_silk_encoder_control_FLP *psEncCtrl,                             /* I/O  Encoder control FLP                         */
+    const float                 res_pitch[],                            /* I    Residual from pitch analysis                */
+    const float                 x[],                                    /* I    Speech signal                               */
+    int                         condCoding                              /* I    The type of conditional coding to use       */
 )
 {
     int         i;

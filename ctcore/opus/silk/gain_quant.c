@@ -19,11 +19,11 @@
 
 /* Gain scalar quantization with hysteresis, uniform on log scale */
 void ct_silk_gains_quant(
-    int8_t                   ind[ MAX_NB_SUBFR ],            /* O    gain indices                                */
-    int32_t                  gain_Q16[ MAX_NB_SUBFR ],       /* I/O  gains (quantized out)                       */
-    int8_t                   *prev_ind,                      /* I/O  last index in previous frame                */
-    const int              conditional,                    /* I    first gain is delta coded if 1              */
-    const int              nb_subfr                        /* I    number of subframes                         */
+    int8_t                      ind[ MAX_NB_SUBFR ],                    /* O    gain indices                                */
+    int32_t                     gain_Q16[ MAX_NB_SUBFR ],               /* I/O  gains (quantized out)                       */
+    int8_t                      *prev_ind,                              /* I/O  last index in previous frame                */
+    const int                   conditional,                            /* I    first gain is delta coded if 1              */
+    const int                   nb_subfr                                /* I    number of subframes                         */
 )
 {
     int k, double_step_size_threshold;
@@ -74,11 +74,11 @@ void ct_silk_gains_quant(
 
 /* Gains scalar dequantization, uniform on log scale */
 void ct_silk_gains_dequant(
-    int32_t                  gain_Q16[ MAX_NB_SUBFR ],       /* O    quantized gains                             */
-    const int8_t             ind[ MAX_NB_SUBFR ],            /* I    gain indices                                */
-    int8_t                   *prev_ind,                      /* I/O  last index in previous frame                */
-    const int              conditional,                    /* I    first gain is delta coded if 1              */
-    const int              nb_subfr                        /* I    number of subframes                          */
+    int32_t                     gain_Q16[ MAX_NB_SUBFR ],               /* O    quantized gains                             */
+    const int8_t                ind[ MAX_NB_SUBFR ],                    /* I    gain indices                                */
+    int8_t                      *prev_ind,                              /* I/O  last index in previous frame                */
+    const int                   conditional,                            /* I    first gain is delta coded if 1              */
+    const int                   nb_subfr                                /* I    number of subframes                          */
 )
 {
     int   k, ind_tmp, double_step_size_threshold;

@@ -13,14 +13,14 @@
 #include "opus/silk/tables.h"
 
 void ct_silk_LTP_analysis_filter_FLP(
-    float                      *LTP_res,                           /* O    LTP res MAX_NB_SUBFR*(pre_lgth+subfr_lngth) */
-    const float                *x,                                 /* I    Input signal, with preceding samples        */
-    const float                B[ LTP_ORDER * MAX_NB_SUBFR ],      /* I    LTP coefficients for each subframe          */
-    const int                  pitchL[   MAX_NB_SUBFR ],           /* I    Pitch lags                                  */
-    const float                invGains[ MAX_NB_SUBFR ],           /* I    Inverse quantization gains                  */
-    const int                  subfr_length,                       /* I    Length of each subframe                     */
-    const int                  nb_subfr,                           /* I    number of subframes                         */
-    const int                  pre_length                          /* I    Preceding samples for each subframe         */
+    float                       *LTP_res,                               /* O    LTP res MAX_NB_SUBFR*(pre_lgth+subfr_lngth) */
+    const float                 *x,                                     /* I    Input signal, with preceding samples        */
+    const float                 B[ LTP_ORDER * MAX_NB_SUBFR ],          /* I    LTP coefficients for each subframe          */
+    const int                   pitchL[   MAX_NB_SUBFR ],               /* I    Pitch lags                                  */
+    const float                 invGains[ MAX_NB_SUBFR ],               /* I    Inverse quantization gains                  */
+    const int                   subfr_length,                           /* I    Length of each subframe                     */
+    const int                   nb_subfr,                               /* I    number of subframes                         */
+    const int                   pre_length                              /* I    Preceding samples for each subframe         */
 )
 {
     const float *x_ptr, *x_lag_ptr;

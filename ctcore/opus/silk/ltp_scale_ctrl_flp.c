@@ -13,9 +13,9 @@
 #include "opus/silk/tables.h"
 
 void ct_silk_LTP_scale_ctrl_FLP(
-    ct_silk_encoder_state_FLP          *psEnc,                             /* I/O  Encoder state FLP                           */
-    ct_silk_encoder_control_FLP        *psEncCtrl,                         /* I/O  Encoder control FLP                         */
-    int                        condCoding                          /* I    The type of conditional coding to use       */
+    ct_silk_encoder_state_FLP   *psEnc,                                 /* I/O  Encoder state FLP                           */
+    ct_silk_encoder_control_FLP *psEncCtrl,                             /* I/O  Encoder control FLP                         */
+    int                         condCoding                              /* I    The type of conditional coding to use       */
 )
 {
     int   round_loss;

@@ -15,58 +15,57 @@
 #include "opus/silk/nsq.h"
 
 static inline void silk_nsq_scale_states(
-    const ct_silk_encoder_state *psEncC,           /* I    Encoder State                   */
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                       */
-    const int16_t    x16[],                  /* I    input                           */
-    int32_t          x_sc_Q10[],             /* O    input scaled with 1/Gain        */
-    const int16_t    sLTP[],                 /* I    re-whitened LTP state in Q0     */
-    int32_t          sLTP_Q15[],             /* O    LTP state matching scaled input */
-    int            subfr,                  /* I    subframe number                 */
-    const int      LTP_scale_Q14,          /* I                                    */
-    const int32_t    Gains_Q16[ MAX_NB_SUBFR ], /* I                                 */
-    const int      pitchL[ MAX_NB_SUBFR ], /* I    Pitch lag                       */
-    const int      signal_type             /* I    Signal type                     */
+    const ct_silk_encoder_state *psEncC,                                /* I    Encoder State                   */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                       */
+    const int16_t               x16[],                                  /* I    input                           */
+    int32_t                     x_sc_Q10[],                             /* O    input scaled with 1/Gain        */
+    const int16_t               sLTP[],                                 /* I    re-whitened LTP state in Q0     */
+    int32_t                     sLTP_Q15[],                             /* O    LTP state matching scaled input */
+    int                         subfr,                                  /* I    subframe number                 */
+    const int                   LTP_scale_Q14,                          /* I                                    */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],              /* I                                 */
+    const int                   pitchL[ MAX_NB_SUBFR ],                 /* I    Pitch lag                       */
+    const int                   signal_type                             /* I    Signal type                     */
 );
 
 static inline void silk_noise_shape_quantizer(
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                       */
-    int            signalType,             /* I    Signal type                     */
-    const int32_t    x_sc_Q10[],             /* I                                    */
-    int8_t           pulses[],               /* O                                    */
-    int16_t          xq[],                   /* O                                    */
-    int32_t          sLTP_Q15[],             /* I/O  LTP state                       */
-    const int16_t    a_Q12[],                /* I    Short term prediction coefs     */
-    const int16_t    b_Q14[],                /* I    Long term prediction coefs      */
-    const int16_t    AR_shp_Q13[],           /* I    Noise shaping AR coefs          */
-    int            lag,                    /* I    Pitch lag                       */
-    int32_t          HarmShapeFIRPacked_Q14, /* I                                    */
-    int            Tilt_Q14,               /* I    Spectral tilt                   */
-    int32_t          LF_shp_Q14,             /* I                                    */
-    int32_t          Gain_Q16,               /* I                                    */
-    int            Lambda_Q10,             /* I                                    */
-    int            offset_Q10,             /* I                                    */
-    int            length,                 /* I    Input length                    */
-    int            shapingLPCOrder,        /* I    Noise shaping AR filter order   */
-    int            predictLPCOrder /* I    Prediction filter order         */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                       */
+    int                         signalType,                             /* I    Signal type                     */
+    const int32_t               x_sc_Q10[],                             /* I                                    */
+    int8_t                      pulses[],                               /* O                                    */
+    int16_t                     xq[],                                   /* O                                    */
+    int32_t                     sLTP_Q15[],                             /* I/O  LTP state                       */
+    const int16_t               a_Q12[],                                /* I    Short term prediction coefs     */
+    const int16_t               b_Q14[],                                /* I    Long term prediction coefs      */
+    const int16_t               AR_shp_Q13[],                           /* I    Noise shaping AR coefs          */
+    int                         lag,                                    /* I    Pitch lag                       */
+    int32_t                     HarmShapeFIRPacked_Q14,                 /* I                                    */
+    int                         Tilt_Q14,                               /* I    Spectral tilt                   */
+    int32_t                     LF_shp_Q14,                             /* I                                    */
+    int32_t                     Gain_Q16,                               /* I                                    */
+    int                         Lambda_Q10,                             /* I                                    */
+    int                         offset_Q10,                             /* I                                    */
+    int                         length,                                 /* I    Input length                    */
+    int                         shapingLPCOrder,                        /* I    Noise shaping AR filter order   */
+    int                         predictLPCOrder                         /* I    Prediction filter order         */
 );
 
-void ct_silk_NSQ
-(
-    const ct_silk_encoder_state    *psEncC,                                    /* I    Encoder State                   */
-    ct_silk_nsq_state              *NSQ,                                       /* I/O  NSQ state                       */
-    ct_silk_side_info_indices             *psIndices,                                 /* I/O  Quantization Indices            */
-    const int16_t            x16[],                                        /* I    Input                           */
-    int8_t                   pulses[],                                   /* O    Quantized pulse signal          */
-    const int16_t            PredCoef_Q12[ 2 * MAX_LPC_ORDER ],          /* I    Short term prediction coefs     */
-    const int16_t            LTPCoef_Q14[ LTP_ORDER * MAX_NB_SUBFR ],    /* I    Long term prediction coefs      */
-    const int16_t            AR_Q13[ MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER ], /* I Noise shaping coefs              */
-    const int              HarmShapeGain_Q14[ MAX_NB_SUBFR ],          /* I    Long term shaping coefs         */
-    const int              Tilt_Q14[ MAX_NB_SUBFR ],                   /* I    Spectral tilt                   */
-    const int32_t            LF_shp_Q14[ MAX_NB_SUBFR ],                 /* I    Low frequency shaping coefs     */
-    const int32_t            Gains_Q16[ MAX_NB_SUBFR ],                  /* I    Quantization step sizes         */
-    const int              pitchL[ MAX_NB_SUBFR ],                     /* I    Pitch lags                      */
-    const int              Lambda_Q10,                                 /* I    Rate/distortion tradeoff        */
-    const int              LTP_scale_Q14                               /* I    LTP state scaling               */
+void ct_silk_NSQ(
+    const ct_silk_encoder_state *psEncC,                                      /* I    Encoder State                   */
+    ct_silk_nsq_state           *NSQ,                                         /* I/O  NSQ state                       */
+    ct_silk_side_info_indices   *psIndices,                                   /* I/O  Quantization Indices            */
+    const int16_t               x16[],                                        /* I    Input                           */
+    int8_t                      pulses[],                                     /* O    Quantized pulse signal          */
+    const int16_t               PredCoef_Q12[ 2 * MAX_LPC_ORDER ],            /* I    Short term prediction coefs     */
+    const int16_t               LTPCoef_Q14[ LTP_ORDER * MAX_NB_SUBFR ],      /* I    Long term prediction coefs      */
+    const int16_t               AR_Q13[ MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER ], /* I Noise shaping coefs              */
+    const int                   HarmShapeGain_Q14[ MAX_NB_SUBFR ],            /* I    Long term shaping coefs         */
+    const int                   Tilt_Q14[ MAX_NB_SUBFR ],                     /* I    Spectral tilt                   */
+    const int32_t               LF_shp_Q14[ MAX_NB_SUBFR ],                   /* I    Low frequency shaping coefs     */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],                    /* I    Quantization step sizes         */
+    const int                   pitchL[ MAX_NB_SUBFR ],                       /* I    Pitch lags                      */
+    const int                   Lambda_Q10,                                   /* I    Rate/distortion tradeoff        */
+    const int                   LTP_scale_Q14                                 /* I    LTP state scaling               */
 )
 {
     int            k, lag, start_idx, LSF_interpolation_flag;
@@ -146,25 +145,25 @@ void ct_silk_NSQ
 /***********************************/
 
 static inline void silk_noise_shape_quantizer(
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                       */
-    int            signalType,             /* I    Signal type                     */
-    const int32_t    x_sc_Q10[],             /* I                                    */
-    int8_t           pulses[],               /* O                                    */
-    int16_t          xq[],                   /* O                                    */
-    int32_t          sLTP_Q15[],             /* I/O  LTP state                       */
-    const int16_t    a_Q12[],                /* I    Short term prediction coefs     */
-    const int16_t    b_Q14[],                /* I    Long term prediction coefs      */
-    const int16_t    AR_shp_Q13[],           /* I    Noise shaping AR coefs          */
-    int            lag,                    /* I    Pitch lag                       */
-    int32_t          HarmShapeFIRPacked_Q14, /* I                                    */
-    int            Tilt_Q14,               /* I    Spectral tilt                   */
-    int32_t          LF_shp_Q14,             /* I                                    */
-    int32_t          Gain_Q16,               /* I                                    */
-    int            Lambda_Q10,             /* I                                    */
-    int            offset_Q10,             /* I                                    */
-    int            length,                 /* I    Input length                    */
-    int            shapingLPCOrder,        /* I    Noise shaping AR filter order   */
-    int            predictLPCOrder /* I    Prediction filter order         */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                       */
+    int                         signalType,                             /* I    Signal type                     */
+    const int32_t               x_sc_Q10[],                             /* I                                    */
+    int8_t                      pulses[],                               /* O                                    */
+    int16_t                     xq[],                                   /* O                                    */
+    int32_t                     sLTP_Q15[],                             /* I/O  LTP state                       */
+    const int16_t               a_Q12[],                                /* I    Short term prediction coefs     */
+    const int16_t               b_Q14[],                                /* I    Long term prediction coefs      */
+    const int16_t               AR_shp_Q13[],                           /* I    Noise shaping AR coefs          */
+    int                         lag,                                    /* I    Pitch lag                       */
+    int32_t                     HarmShapeFIRPacked_Q14,                 /* I                                    */
+    int                         Tilt_Q14,                               /* I    Spectral tilt                   */
+    int32_t                     LF_shp_Q14,                             /* I                                    */
+    int32_t                     Gain_Q16,                               /* I                                    */
+    int                         Lambda_Q10,                             /* I                                    */
+    int                         offset_Q10,                             /* I                                    */
+    int                         length,                                 /* I    Input length                    */
+    int                         shapingLPCOrder,                        /* I    Noise shaping AR filter order   */
+    int                         predictLPCOrder                         /* I    Prediction filter order         */
 )
 {
     int     i;
@@ -320,17 +319,17 @@ static inline void silk_noise_shape_quantizer(
 }
 
 static inline void silk_nsq_scale_states(
-    const ct_silk_encoder_state *psEncC,           /* I    Encoder State                   */
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                       */
-    const int16_t    x16[],                  /* I    input                           */
-    int32_t          x_sc_Q10[],             /* O    input scaled with 1/Gain        */
-    const int16_t    sLTP[],                 /* I    re-whitened LTP state in Q0     */
-    int32_t          sLTP_Q15[],             /* O    LTP state matching scaled input */
-    int            subfr,                  /* I    subframe number                 */
-    const int      LTP_scale_Q14,          /* I                                    */
-    const int32_t    Gains_Q16[ MAX_NB_SUBFR ], /* I                                 */
-    const int      pitchL[ MAX_NB_SUBFR ], /* I    Pitch lag                       */
-    const int      signal_type             /* I    Signal type                     */
+    const ct_silk_encoder_state *psEncC,                                /* I    Encoder State                   */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                       */
+    const int16_t               x16[],                                  /* I    input                           */
+    int32_t                     x_sc_Q10[],                             /* O    input scaled with 1/Gain        */
+    const int16_t               sLTP[],                                 /* I    re-whitened LTP state in Q0     */
+    int32_t                     sLTP_Q15[],                             /* O    LTP state matching scaled input */
+    int                         subfr,                                  /* I    subframe number                 */
+    const int                   LTP_scale_Q14,                          /* I                                    */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],              /* I                                 */
+    const int                   pitchL[ MAX_NB_SUBFR ],                 /* I    Pitch lag                       */
+    const int                   signal_type                             /* I    Signal type                     */
 )
 {
     int   i, lag;

@@ -44,70 +44,70 @@ typedef struct {
 typedef NSQ_sample_struct  NSQ_sample_pair[ 2 ];
 
 static inline void silk_nsq_del_dec_scale_states(
-    const ct_silk_encoder_state *psEncC,               /* I    Encoder State                       */
-    ct_silk_nsq_state      *NSQ,                       /* I/O  NSQ state                           */
-    NSQ_del_dec_struct  psDelDec[],                 /* I/O  Delayed decision states             */
-    const int16_t    x16[],                      /* I    Input                               */
-    int32_t          x_sc_Q10[],                 /* O    Input scaled with 1/Gain in Q10     */
-    const int16_t    sLTP[],                     /* I    Re-whitened LTP state in Q0         */
-    int32_t          sLTP_Q15[],                 /* O    LTP state matching scaled input     */
-    int            subfr,                      /* I    Subframe number                     */
-    int            nStatesDelayedDecision,     /* I    Number of del dec states            */
-    const int      LTP_scale_Q14,              /* I    LTP state scaling                   */
-    const int32_t    Gains_Q16[ MAX_NB_SUBFR ],  /* I                                        */
-    const int      pitchL[ MAX_NB_SUBFR ],     /* I    Pitch lag                           */
-    const int      signal_type,                /* I    Signal type                         */
-    const int      decisionDelay               /* I    Decision delay                      */
+    const ct_silk_encoder_state *psEncC,                                /* I    Encoder State                       */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                           */
+    NSQ_del_dec_struct          psDelDec[],                             /* I/O  Delayed decision states             */
+    const int16_t               x16[],                                  /* I    Input                               */
+    int32_t                     x_sc_Q10[],                             /* O    Input scaled with 1/Gain in Q10     */
+    const int16_t               sLTP[],                                 /* I    Re-whitened LTP state in Q0         */
+    int32_t                     sLTP_Q15[],                             /* O    LTP state matching scaled input     */
+    int                         subfr,                                  /* I    Subframe number                     */
+    int                         nStatesDelayedDecision,                 /* I    Number of del dec states            */
+    const int                   LTP_scale_Q14,                          /* I    LTP state scaling                   */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],              /* I                                        */
+    const int                   pitchL[ MAX_NB_SUBFR ],                 /* I    Pitch lag                           */
+    const int                   signal_type,                            /* I    Signal type                         */
+    const int                   decisionDelay                           /* I    Decision delay                      */
 );
 
 /******************************************/
 /* Noise shape quantizer for one subframe */
 /******************************************/
 static inline void silk_noise_shape_quantizer_del_dec(
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                           */
-    NSQ_del_dec_struct  psDelDec[],             /* I/O  Delayed decision states             */
-    int            signalType,             /* I    Signal type                         */
-    const int32_t    x_Q10[],                /* I                                        */
-    int8_t           pulses[],               /* O                                        */
-    int16_t          xq[],                   /* O                                        */
-    int32_t          sLTP_Q15[],             /* I/O  LTP filter state                    */
-    int32_t          delayedGain_Q10[],      /* I/O  Gain delay buffer                   */
-    const int16_t    a_Q12[],                /* I    Short term prediction coefs         */
-    const int16_t    b_Q14[],                /* I    Long term prediction coefs          */
-    const int16_t    AR_shp_Q13[],           /* I    Noise shaping coefs                 */
-    int            lag,                    /* I    Pitch lag                           */
-    int32_t          HarmShapeFIRPacked_Q14, /* I                                        */
-    int            Tilt_Q14,               /* I    Spectral tilt                       */
-    int32_t          LF_shp_Q14,             /* I                                        */
-    int32_t          Gain_Q16,               /* I                                        */
-    int            Lambda_Q10,             /* I                                        */
-    int            offset_Q10,             /* I                                        */
-    int            length,                 /* I    Input length                        */
-    int            subfr,                  /* I    Subframe number                     */
-    int            shapingLPCOrder,        /* I    Shaping LPC filter order            */
-    int            predictLPCOrder,        /* I    Prediction filter order             */
-    int            warping_Q16,            /* I                                        */
-    int            nStatesDelayedDecision, /* I    Number of states in decision tree   */
-    int            *smpl_buf_idx,          /* I/O  Index to newest samples in buffers  */
-    int            decisionDelay /* I                                        */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                           */
+    NSQ_del_dec_struct          psDelDec[],                             /* I/O  Delayed decision states             */
+    int                         signalType,                             /* I    Signal type                         */
+    const int32_t               x_Q10[],                                /* I                                        */
+    int8_t                      pulses[],                               /* O                                        */
+    int16_t                     xq[],                                   /* O                                        */
+    int32_t                     sLTP_Q15[],                             /* I/O  LTP filter state                    */
+    int32_t                     delayedGain_Q10[],                      /* I/O  Gain delay buffer                   */
+    const int16_t               a_Q12[],                                /* I    Short term prediction coefs         */
+    const int16_t               b_Q14[],                                /* I    Long term prediction coefs          */
+    const int16_t               AR_shp_Q13[],                           /* I    Noise shaping coefs                 */
+    int                         lag,                                    /* I    Pitch lag                           */
+    int32_t                     HarmShapeFIRPacked_Q14,                 /* I                                        */
+    int                         Tilt_Q14,                               /* I    Spectral tilt                       */
+    int32_t                     LF_shp_Q14,                             /* I                                        */
+    int32_t                     Gain_Q16,                               /* I                                        */
+    int                         Lambda_Q10,                             /* I                                        */
+    int                         offset_Q10,                             /* I                                        */
+    int                         length,                                 /* I    Input length                        */
+    int                         subfr,                                  /* I    Subframe number                     */
+    int                         shapingLPCOrder,                        /* I    Shaping LPC filter order            */
+    int                         predictLPCOrder,                        /* I    Prediction filter order             */
+    int                         warping_Q16,                            /* I                                        */
+    int                         nStatesDelayedDecision,                 /* I    Number of states in decision tree   */
+    int                         *smpl_buf_idx,                          /* I/O  Index to newest samples in buffers  */
+    int                         decisionDelay                           /* I                                        */
 );
 
 void ct_silk_NSQ_del_dec(
-    const ct_silk_encoder_state    *psEncC,                                    /* I    Encoder State                   */
-    ct_silk_nsq_state              *NSQ,                                       /* I/O  NSQ state                       */
-    ct_silk_side_info_indices             *psIndices,                                 /* I/O  Quantization Indices            */
-    const int16_t            x16[],                                        /* I    Input                           */
-    int8_t                   pulses[],                                   /* O    Quantized pulse signal          */
-    const int16_t            PredCoef_Q12[ 2 * MAX_LPC_ORDER ],          /* I    Short term prediction coefs     */
-    const int16_t            LTPCoef_Q14[ LTP_ORDER * MAX_NB_SUBFR ],    /* I    Long term prediction coefs      */
-    const int16_t            AR_Q13[ MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER ], /* I Noise shaping coefs              */
-    const int              HarmShapeGain_Q14[ MAX_NB_SUBFR ],          /* I    Long term shaping coefs         */
-    const int              Tilt_Q14[ MAX_NB_SUBFR ],                   /* I    Spectral tilt                   */
-    const int32_t            LF_shp_Q14[ MAX_NB_SUBFR ],                 /* I    Low frequency shaping coefs     */
-    const int32_t            Gains_Q16[ MAX_NB_SUBFR ],                  /* I    Quantization step sizes         */
-    const int              pitchL[ MAX_NB_SUBFR ],                     /* I    Pitch lags                      */
-    const int              Lambda_Q10,                                 /* I    Rate/distortion tradeoff        */
-    const int              LTP_scale_Q14                               /* I    LTP state scaling               */
+    const ct_silk_encoder_state *psEncC,                                      /* I    Encoder State                   */
+    ct_silk_nsq_state           *NSQ,                                         /* I/O  NSQ state                       */
+    ct_silk_side_info_indices   *psIndices,                                   /* I/O  Quantization Indices            */
+    const int16_t               x16[],                                        /* I    Input                           */
+    int8_t                      pulses[],                                     /* O    Quantized pulse signal          */
+    const int16_t               PredCoef_Q12[ 2 * MAX_LPC_ORDER ],            /* I    Short term prediction coefs     */
+    const int16_t               LTPCoef_Q14[ LTP_ORDER * MAX_NB_SUBFR ],      /* I    Long term prediction coefs      */
+    const int16_t               AR_Q13[ MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER ], /* I Noise shaping coefs              */
+    const int                   HarmShapeGain_Q14[ MAX_NB_SUBFR ],            /* I    Long term shaping coefs         */
+    const int                   Tilt_Q14[ MAX_NB_SUBFR ],                     /* I    Spectral tilt                   */
+    const int32_t               LF_shp_Q14[ MAX_NB_SUBFR ],                   /* I    Low frequency shaping coefs     */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],                    /* I    Quantization step sizes         */
+    const int                   pitchL[ MAX_NB_SUBFR ],                       /* I    Pitch lags                      */
+    const int                   Lambda_Q10,                                   /* I    Rate/distortion tradeoff        */
+    const int                   LTP_scale_Q14                                 /* I    LTP state scaling               */
 )
 {
     int            i, k, lag, start_idx, LSF_interpolation_flag, Winner_ind, subfr;
@@ -281,32 +281,32 @@ void ct_silk_NSQ_del_dec(
 /* Noise shape quantizer for one subframe */
 /******************************************/
 static inline void silk_noise_shape_quantizer_del_dec(
-    ct_silk_nsq_state      *NSQ,                   /* I/O  NSQ state                           */
-    NSQ_del_dec_struct  psDelDec[],             /* I/O  Delayed decision states             */
-    int            signalType,             /* I    Signal type                         */
-    const int32_t    x_Q10[],                /* I                                        */
-    int8_t           pulses[],               /* O                                        */
-    int16_t          xq[],                   /* O                                        */
-    int32_t          sLTP_Q15[],             /* I/O  LTP filter state                    */
-    int32_t          delayedGain_Q10[],      /* I/O  Gain delay buffer                   */
-    const int16_t    a_Q12[],                /* I    Short term prediction coefs         */
-    const int16_t    b_Q14[],                /* I    Long term prediction coefs          */
-    const int16_t    AR_shp_Q13[],           /* I    Noise shaping coefs                 */
-    int            lag,                    /* I    Pitch lag                           */
-    int32_t          HarmShapeFIRPacked_Q14, /* I                                        */
-    int            Tilt_Q14,               /* I    Spectral tilt                       */
-    int32_t          LF_shp_Q14,             /* I                                        */
-    int32_t          Gain_Q16,               /* I                                        */
-    int            Lambda_Q10,             /* I                                        */
-    int            offset_Q10,             /* I                                        */
-    int            length,                 /* I    Input length                        */
-    int            subfr,                  /* I    Subframe number                     */
-    int            shapingLPCOrder,        /* I    Shaping LPC filter order            */
-    int            predictLPCOrder,        /* I    Prediction filter order             */
-    int            warping_Q16,            /* I                                        */
-    int            nStatesDelayedDecision, /* I    Number of states in decision tree   */
-    int            *smpl_buf_idx,          /* I/O  Index to newest samples in buffers  */
-    int            decisionDelay /* I                                        */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                           */
+    NSQ_del_dec_struct          psDelDec[],                             /* I/O  Delayed decision states             */
+    int                         signalType,                             /* I    Signal type                         */
+    const int32_t               x_Q10[],                                /* I                                        */
+    int8_t                      pulses[],                               /* O                                        */
+    int16_t                     xq[],                                   /* O                                        */
+    int32_t                     sLTP_Q15[],                             /* I/O  LTP filter state                    */
+    int32_t                     delayedGain_Q10[],                      /* I/O  Gain delay buffer                   */
+    const int16_t               a_Q12[],                                /* I    Short term prediction coefs         */
+    const int16_t               b_Q14[],                                /* I    Long term prediction coefs          */
+    const int16_t               AR_shp_Q13[],                           /* I    Noise shaping coefs                 */
+    int                         lag,                                    /* I    Pitch lag                           */
+    int32_t                     HarmShapeFIRPacked_Q14,                 /* I                                        */
+    int                         Tilt_Q14,                               /* I    Spectral tilt                       */
+    int32_t                     LF_shp_Q14,                             /* I                                        */
+    int32_t                     Gain_Q16,                               /* I                                        */
+    int                         Lambda_Q10,                             /* I                                        */
+    int                         offset_Q10,                             /* I                                        */
+    int                         length,                                 /* I    Input length                        */
+    int                         subfr,                                  /* I    Subframe number                     */
+    int                         shapingLPCOrder,                        /* I    Shaping LPC filter order            */
+    int                         predictLPCOrder,                        /* I    Prediction filter order             */
+    int                         warping_Q16,                            /* I                                        */
+    int                         nStatesDelayedDecision,                 /* I    Number of states in decision tree   */
+    int                         *smpl_buf_idx,                          /* I/O  Index to newest samples in buffers  */
+    int                         decisionDelay                           /* I                                        */
 )
 {
     int     i, j, k, Winner_ind, RDmin_ind, RDmax_ind, last_smple_idx;
@@ -598,20 +598,20 @@ static inline void silk_noise_shape_quantizer_del_dec(
 }
 
 static inline void silk_nsq_del_dec_scale_states(
-    const ct_silk_encoder_state *psEncC,               /* I    Encoder State                       */
-    ct_silk_nsq_state      *NSQ,                       /* I/O  NSQ state                           */
-    NSQ_del_dec_struct  psDelDec[],                 /* I/O  Delayed decision states             */
-    const int16_t    x16[],                      /* I    Input                               */
-    int32_t          x_sc_Q10[],                 /* O    Input scaled with 1/Gain in Q10     */
-    const int16_t    sLTP[],                     /* I    Re-whitened LTP state in Q0         */
-    int32_t          sLTP_Q15[],                 /* O    LTP state matching scaled input     */
-    int            subfr,                      /* I    Subframe number                     */
-    int            nStatesDelayedDecision,     /* I    Number of del dec states            */
-    const int      LTP_scale_Q14,              /* I    LTP state scaling                   */
-    const int32_t    Gains_Q16[ MAX_NB_SUBFR ],  /* I                                        */
-    const int      pitchL[ MAX_NB_SUBFR ],     /* I    Pitch lag                           */
-    const int      signal_type,                /* I    Signal type                         */
-    const int      decisionDelay               /* I    Decision delay                      */
+    const ct_silk_encoder_state *psEncC,                                /* I    Encoder State                       */
+    ct_silk_nsq_state           *NSQ,                                   /* I/O  NSQ state                           */
+    NSQ_del_dec_struct          psDelDec[],                             /* I/O  Delayed decision states             */
+    const int16_t               x16[],                                  /* I    Input                               */
+    int32_t                     x_sc_Q10[],                             /* O    Input scaled with 1/Gain in Q10     */
+    const int16_t               sLTP[],                                 /* I    Re-whitened LTP state in Q0         */
+    int32_t                     sLTP_Q15[],                             /* O    LTP state matching scaled input     */
+    int                         subfr,                                  /* I    Subframe number                     */
+    int                         nStatesDelayedDecision,                 /* I    Number of del dec states            */
+    const int                   LTP_scale_Q14,                          /* I    LTP state scaling                   */
+    const int32_t               Gains_Q16[ MAX_NB_SUBFR ],              /* I                                        */
+    const int                   pitchL[ MAX_NB_SUBFR ],                 /* I    Pitch lag                           */
+    const int                   signal_type,                            /* I    Signal type                         */
+    const int                   decisionDelay                           /* I    Decision delay                      */
 )
 {
     int            i, k, lag;

@@ -14,9 +14,9 @@
 
 /* Processing of gains */
 void ct_silk_process_gains_FLP(
-    ct_silk_encoder_state_FLP          *psEnc,                             /* I/O  Encoder state FLP                           */
-    ct_silk_encoder_control_FLP        *psEncCtrl,                         /* I/O  Encoder control FLP                         */
-    int                        condCoding                          /* I    The type of conditional coding to use       */
+    ct_silk_encoder_state_FLP   *psEnc,                                 /* I/O  Encoder state FLP                           */
+    ct_silk_encoder_control_FLP *psEncCtrl,                             /* I/O  Encoder control FLP                         */
+    int                         condCoding                              /* I    The type of conditional coding to use       */
 )
 {
     ct_silk_shape_state_FLP *psShapeSt = &psEnc->sShape;

@@ -13,15 +13,15 @@
 #include "opus/silk/tables.h"
 
 void ct_silk_quant_LTP_gains(
-    int16_t                  B_Q14[ MAX_NB_SUBFR * LTP_ORDER ],          /* O    Quantized LTP gains             */
-    int8_t                   cbk_index[ MAX_NB_SUBFR ],                  /* O    Codebook Index                  */
-    int8_t                   *periodicity_index,                         /* O    Periodicity Index               */
-    int32_t                  *sum_log_gain_Q7,                           /* I/O  Cumulative max prediction gain  */
-    int                    *pred_gain_dB_Q7,                           /* O    LTP prediction gain             */
-    const int32_t            XX_Q17[ MAX_NB_SUBFR*LTP_ORDER*LTP_ORDER ], /* I    Correlation matrix in Q18       */
-    const int32_t            xX_Q17[ MAX_NB_SUBFR*LTP_ORDER ],           /* I    Correlation vector in Q18       */
-    const int              subfr_len,                                  /* I    Number of samples per subframe  */
-    const int              nb_subfr /* I    Number of subframes             */
+    int16_t                     B_Q14[ MAX_NB_SUBFR * LTP_ORDER ],          /* O    Quantized LTP gains             */
+    int8_t                      cbk_index[ MAX_NB_SUBFR ],                  /* O    Codebook Index                  */
+    int8_t                      *periodicity_index,                         /* O    Periodicity Index               */
+    int32_t                     *sum_log_gain_Q7,                           /* I/O  Cumulative max prediction gain  */
+    int                         *pred_gain_dB_Q7,                           /* O    LTP prediction gain             */
+    const int32_t               XX_Q17[ MAX_NB_SUBFR*LTP_ORDER*LTP_ORDER ], /* I    Correlation matrix in Q18       */
+    const int32_t               xX_Q17[ MAX_NB_SUBFR*LTP_ORDER ],           /* I    Correlation vector in Q18       */
+    const int                   subfr_len,                                  /* I    Number of samples per subframe  */
+    const int                   nb_subfr                                    /* I    Number of subframes             */
 )
 {
     int             j, k, cbk_size;
@@ -72,7 +72,8 @@ void ct_silk_quant_LTP_gains(
                 cl_ptr_Q5,              /* I    code length for each codebook vector                    */
                 subfr_len,              /* I    number of samples per subframe                          */
                 max_gain_Q7,            /* I    maximum sum of absolute LTP coefficients                */
-                cbk_size /* I    number of vectors in codebook                           */);
+                cbk_size                /* I    number of vectors in codebook                           */
+            );
 
             res_nrg_Q15  = silk_ADD_POS_SAT32( res_nrg_Q15, res_nrg_Q15_subfr );
             rate_dist_Q7 = silk_ADD_POS_SAT32( rate_dist_Q7, rate_dist_Q7_subfr );

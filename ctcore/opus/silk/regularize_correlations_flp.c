@@ -14,10 +14,10 @@
 
 /* Add noise to matrix diagonal */
 void ct_silk_regularize_correlations_FLP(
-    float                      *XX,                                /* I/O  Correlation matrices                        */
-    float                      *xx,                                /* I/O  Correlation values                          */
-    const float                noise,                              /* I    Noise energy to add                         */
-    const int                  D                                   /* I    Dimension of XX                             */
+    float                       *XX,                                    /* I/O  Correlation matrices                        */
+    float                       *xx,                                    /* I/O  Correlation values                          */
+    const float                 noise,                                  /* I    Noise energy to add                         */
+    const int                   D                                       /* I    Dimension of XX                             */
 )
 {
     int i;

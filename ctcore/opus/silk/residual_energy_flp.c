@@ -66,13 +66,13 @@ float ct_silk_residual_energy_covar_FLP(                              /* O    We
 /* Calculates residual energies of input subframes where all subframes have LPC_order   */
 /* of preceding samples                                                                 */
 void ct_silk_residual_energy_FLP(
-    float                      nrgs[ MAX_NB_SUBFR ],               /* O    Residual energy per subframe                */
-    const float                x[],                                /* I    Input signal                                */
-    float                      a[ 2 ][ MAX_LPC_ORDER ],            /* I    AR coefs for each frame half                */
-    const float                gains[],                            /* I    Quantization gains                          */
-    const int                  subfr_length,                       /* I    Subframe length                             */
-    const int                  nb_subfr,                           /* I    number of subframes                         */
-    const int                  LPC_order                           /* I    LPC order                                   */
+    float                       nrgs[ MAX_NB_SUBFR ],                   /* O    Residual energy per subframe                */
+    const float                 x[],                                    /* I    Input signal                                */
+    float                       a[ 2 ][ MAX_LPC_ORDER ],                /* I    AR coefs for each frame half                */
+    const float                 gains[],                                /* I    Quantization gains                          */
+    const int                   subfr_length,                           /* I    Subframe length                             */
+    const int                   nb_subfr,                               /* I    number of subframes                         */
+    const int                   LPC_order                               /* I    LPC order                                   */
 )
 {
     int     shift;

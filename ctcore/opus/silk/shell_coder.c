@@ -15,9 +15,9 @@
 /* shell coder; pulse-subframe length is hardcoded */
 
 static inline void combine_pulses(
-    int         *out,   /* O    combined pulses vector [len] */
-    const int   *in,    /* I    input vector       [2 * len] */
-    const int   len     /* I    number of OUTPUT samples     */
+    int                         *out,                                   /* O    combined pulses vector [len] */
+    const int                   *in,                                    /* I    input vector       [2 * len] */
+    const int                   len                                     /* I    number of OUTPUT samples     */
 )
 {
     int k;
@@ -27,10 +27,10 @@ static inline void combine_pulses(
 }
 
 static inline void encode_split(
-    ct_ec_enc                      *psRangeEnc,    /* I/O  compressor data structure                   */
-    const int              p_child1,       /* I    pulse amplitude of first child subframe     */
-    const int              p,              /* I    pulse amplitude of current subframe         */
-    const uint8_t            *shell_table    /* I    table of shell cdfs                         */
+    ct_ec_enc                   *psRangeEnc,                            /* I/O  compressor data structure                   */
+    const int                   p_child1,                               /* I    pulse amplitude of first child subframe     */
+    const int                   p,                                      /* I    pulse amplitude of current subframe         */
+    const uint8_t               *shell_table                            /* I    table of shell cdfs                         */
 )
 {
     if( p > 0 ) {
@@ -40,8 +40,8 @@ static inline void encode_split(
 
 /* Shell encoder, operates on one shell code frame of 16 pulses */
 void ct_silk_shell_encoder(
-    ct_ec_enc                      *psRangeEnc,                    /* I/O  compressor data structure                   */
-    const int              *pulses0                        /* I    data: nonnegative pulse amplitudes          */
+    ct_ec_enc                   *psRangeEnc,                            /* I/O  compressor data structure                   */
+    const int                   *pulses0                                /* I    data: nonnegative pulse amplitudes          */
 )
 {
     int pulses1[ 8 ], pulses2[ 4 ], pulses3[ 2 ], pulses4[ 1 ];

@@ -15,18 +15,18 @@
 
 /* Entropy constrained matrix-weighted VQ, hard-coded to 5-element vectors, for a single input data vector */
 void ct_silk_VQ_WMat_EC(
-    int8_t                   *ind,                           /* O    index of best codebook vector               */
-    int32_t                  *res_nrg_Q15,                   /* O    best residual energy                        */
-    int32_t                  *rate_dist_Q8,                  /* O    best total bitrate                          */
-    int                    *gain_Q7,                       /* O    sum of absolute LTP coefficients            */
-    const int32_t            *XX_Q17,                        /* I    correlation matrix                          */
-    const int32_t            *xX_Q17,                        /* I    correlation vector                          */
-    const int8_t             *cb_Q7,                         /* I    codebook                                    */
-    const uint8_t            *cb_gain_Q7,                    /* I    codebook effective gain                     */
-    const uint8_t            *cl_Q5,                         /* I    code length for each codebook vector        */
-    const int              subfr_len,                      /* I    number of samples per subframe              */
-    const int32_t            max_gain_Q7,                    /* I    maximum sum of absolute LTP coefficients    */
-    const int              L                               /* I    number of vectors in codebook               */
+    int8_t                      *ind,                                   /* O    index of best codebook vector               */
+    int32_t                     *res_nrg_Q15,                           /* O    best residual energy                        */
+    int32_t                     *rate_dist_Q8,                          /* O    best total bitrate                          */
+    int                         *gain_Q7,                               /* O    sum of absolute LTP coefficients            */
+    const int32_t               *XX_Q17,                                /* I    correlation matrix                          */
+    const int32_t               *xX_Q17,                                /* I    correlation vector                          */
+    const int8_t                *cb_Q7,                                 /* I    codebook                                    */
+    const uint8_t               *cb_gain_Q7,                            /* I    codebook effective gain                     */
+    const uint8_t               *cl_Q5,                                 /* I    code length for each codebook vector        */
+    const int                   subfr_len,                              /* I    number of samples per subframe              */
+    const int32_t               max_gain_Q7,                            /* I    maximum sum of absolute LTP coefficients    */
+    const int                   L                                       /* I    number of vectors in codebook               */
 )
 {
     int   k, gain_tmp_Q7;

@@ -17,9 +17,9 @@
 
 /* Convert AR filter coefficients to NLSF parameters */
 void ct_silk_A2NLSF_FLP(
-    int16_t                      *NLSF_Q15,                          /* O    NLSF vector      [ LPC_order ]              */
-    const float                *pAR,                               /* I    LPC coefficients [ LPC_order ]              */
-    const int                  LPC_order                           /* I    LPC order                                   */
+    int16_t                     *NLSF_Q15,                              /* O    NLSF vector      [ LPC_order ]              */
+    const float                 *pAR,                                   /* I    LPC coefficients [ LPC_order ]              */
+    const int                   LPC_order                               /* I    LPC order                                   */
 )
 {
     int   i;
@@ -34,9 +34,9 @@ void ct_silk_A2NLSF_FLP(
 
 /* Convert LSF parameters to AR prediction filter coefficients */
 void ct_silk_NLSF2A_FLP(
-    float                      *pAR,                               /* O    LPC coefficients [ LPC_order ]              */
-    const int16_t                *NLSF_Q15,                          /* I    NLSF vector      [ LPC_order ]              */
-    const int                  LPC_order /* I    LPC order                                   */
+    float                       *pAR,                                   /* O    LPC coefficients [ LPC_order ]              */
+    const int16_t               *NLSF_Q15,                              /* I    NLSF vector      [ LPC_order ]              */
+    const int                   LPC_order                               /* I    LPC order                                   */
 )
 {
     int   i;
@@ -53,10 +53,10 @@ void ct_silk_NLSF2A_FLP(
 /* Floating-point NLSF processing wrapper */
 /******************************************/
 void ct_silk_process_NLSFs_FLP(
-    ct_silk_encoder_state              *psEncC,                            /* I/O  Encoder state                               */
-    float                      PredCoef[ 2 ][ MAX_LPC_ORDER ],     /* O    Prediction coefficients                     */
-    int16_t                      NLSF_Q15[      MAX_LPC_ORDER ],     /* I/O  Normalized LSFs (quant out) (0 - (2^15-1))  */
-    const int16_t                prev_NLSF_Q15[ MAX_LPC_ORDER ]      /* I    Previous Normalized LSFs (0 - (2^15-1))     */
+    ct_silk_encoder_state       *psEncC,                                /* I/O  Encoder state                               */
+    float                       PredCoef[ 2 ][ MAX_LPC_ORDER ],         /* O    Prediction coefficients                     */
+    int16_t                     NLSF_Q15[      MAX_LPC_ORDER ],         /* I/O  Normalized LSFs (quant out) (0 - (2^15-1))  */
+    const int16_t               prev_NLSF_Q15[ MAX_LPC_ORDER ]          /* I    Previous Normalized LSFs (0 - (2^15-1))     */
 )
 {
     int     i, j;
@@ -75,12 +75,12 @@ void ct_silk_process_NLSFs_FLP(
 /* Floating-point Silk NSQ wrapper      */
 /****************************************/
 void ct_silk_NSQ_wrapper_FLP(
-    ct_silk_encoder_state_FLP          *psEnc,                             /* I/O  Encoder state FLP                           */
-    ct_silk_encoder_control_FLP        *psEncCtrl,                         /* I/O  Encoder control FLP                         */
-    ct_silk_side_info_indices                 *psIndices,                         /* I/O  Quantization indices                        */
-    ct_silk_nsq_state                  *psNSQ,                             /* I/O  Noise Shaping Quantzation state             */
-    int8_t                       pulses[],                           /* O    Quantized pulse signal                      */
-    const float                x[]                                 /* I    Prefiltered input signal                    */
+    ct_silk_encoder_state_FLP   *psEnc,                                 /* I/O  Encoder state FLP                           */
+    ct_silk_encoder_control_FLP *psEncCtrl,                             /* I/O  Encoder control FLP                         */
+    ct_silk_side_info_indices   *psIndices,                             /* I/O  Quantization indices                        */
+    ct_silk_nsq_state           *psNSQ,                                 /* I/O  Noise Shaping Quantzation state             */
+    int8_t                      pulses[],                               /* O    Quantized pulse signal                      */
+    const float                 x[]                                     /* I    Prefiltered input signal                    */
 )
 {
     int     i, j;
@@ -153,15 +153,15 @@ void ct_silk_NSQ_wrapper_FLP(
 /* Floating-point Silk LTP quantiation wrapper */
 /***********************************************/
 void ct_silk_quant_LTP_gains_FLP(
-    float                      B[ MAX_NB_SUBFR * LTP_ORDER ],      /* O    Quantized LTP gains                            */
-    int8_t                       cbk_index[ MAX_NB_SUBFR ],          /* O    Codebook index                              */
-    int8_t                       *periodicity_index,                 /* O    Periodicity index                           */
-    int32_t                      *sum_log_gain_Q7,                   /* I/O  Cumulative max prediction gain  */
-    float                      *pred_gain_dB,                        /* O    LTP prediction gain                            */
-    const float                XX[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ], /* I    Correlation matrix                    */
-    const float                xX[ MAX_NB_SUBFR * LTP_ORDER ],        /* I    Correlation vector                            */
-    const int                    subfr_len,                            /* I    Number of samples per subframe                */
-    const int                    nb_subfr /* I    Number of subframes                            */
+    float                       B[ MAX_NB_SUBFR * LTP_ORDER ],              /* O    Quantized LTP gains                            */
+    int8_t                      cbk_index[ MAX_NB_SUBFR ],                  /* O    Codebook index                              */
+    int8_t                      *periodicity_index,                         /* O    Periodicity index                           */
+    int32_t                     *sum_log_gain_Q7,                           /* I/O  Cumulative max prediction gain  */
+    float                       *pred_gain_dB,                              /* O    LTP prediction gain                            */
+    const float                 XX[ MAX_NB_SUBFR * LTP_ORDER * LTP_ORDER ], /* I    Correlation matrix                    */
+    const float                 xX[ MAX_NB_SUBFR * LTP_ORDER ],             /* I    Correlation vector                            */
+    const int                   subfr_len,                                  /* I    Number of samples per subframe                */
+    const int                   nb_subfr                                    /* I    Number of subframes                            */
 )
 {
     int   i, pred_gain_dB_Q7;
