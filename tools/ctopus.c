@@ -27,7 +27,7 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: ctopus [flags] INPUT.wav OUTPUT.opus\n"
-        "Encodes a WAV file (8, 16 or 24-bit PCM or 32-bit float, 1 or 2\n"
+        "Encodes a WAV file (8, 16 or 24-bit PCM or 32-bit float, 1 to 255\n"
         "channels, 100 Hz .. 768 kHz) like opusenc (opus-tools 0.2) does.\n"
         "\"-\" is stdin or stdout.\n"
         "  --bitrate n.nnn  target bitrate in kbit/s (6-256/channel)\n"
@@ -350,11 +350,23 @@ int main(int argc, char **argv)
     ct_opus_settings_default(&settings);
     settings.sample_rate = wav.sample_rate;
     settings.channels = wav.channels;
+    if (!tool.args.quiet) {
+        const char *w = ct_wav_opusenc_mask_warning(wav.channel_mask);
+        if (w)
+            fprintf(stderr, "ctopus: WARNING: %s (mask %u)\n", w,
+                    (unsigned)wav.channel_mask);
+    }
     if (tool.have_bitrate) {
-        /* opusenc: (opus_int32)(atof(optarg)*1000.), then its checks */
+        /* opusenc: (opus_int32)(atof(optarg)*1000.), then its checks, on
+         * the channels after its downmix of surround below 16 kb/s per
+         * channel */
         double b = tool.bitrate_kbps * 1000.;
         int bitrate = b > 2e9 ? 2000000000 : b < -2e9 ? -2000000000 : (int)b;
-        if (bitrate > 1024000 * wav.channels || bitrate < 500) {
+        int coded = wav.channels > 2 && bitrate > 0 &&
+                            bitrate < 16000 * wav.channels
+                        ? (wav.channels > 8 ? 1 : 2)
+                        : wav.channels;
+        if (bitrate > 1024000 * coded || bitrate < 500) {
             fprintf(stderr,
                     "ctopus: bitrate %d bits/sec is insane\n%s"
                     "--bitrate values from 6 to 256 kbit/s per channel are "
@@ -440,6 +452,9 @@ int main(int argc, char **argv)
         }
         if (frames == 0)
             break;
+        /* the API takes libopusenc's (Vorbis) order, as opusenc's reader
+         * makes it */
+        ct_wav_opusenc_reorder(&wav, frames);
         r = ct_opus_send_samples(encoder, wav.bytes, format, (size_t)frames);
         if (r < 0) {
             fprintf(stderr, "ctopus: encoding failed: %s\n",
