@@ -12,57 +12,6 @@
 #include "opus/silk/silk.h"
 #include "opus/silk/tables.h"
 
-#define MAX_ITERATIONS_RESIDUAL_NRG         10
-#define REGULARIZATION_FACTOR               1e-8f
-
-/* Residual energy: nrg = wxx - 2 * wXx * c + c' * wXX * c */
-float ct_silk_residual_energy_covar_FLP(                              /* O    Weighted residual energy                    */
-    const float                *c,                                 /* I    Filter coefficients                         */
-    float                      *wXX,                               /* I/O  Weighted correlation matrix, reg. out       */
-    const float                *wXx,                               /* I    Weighted correlation vector                 */
-    const float                wxx,                                /* I    Weighted correlation value                  */
-    const int                  D                                   /* I    Dimension                                   */
-)
-{
-    int   i, j, k;
-    float tmp, nrg = 0.0f, regularization;
-
-    regularization = REGULARIZATION_FACTOR * ( wXX[ 0 ] + wXX[ D * D - 1 ] );
-    for( k = 0; k < MAX_ITERATIONS_RESIDUAL_NRG; k++ ) {
-        nrg = wxx;
-
-        tmp = 0.0f;
-        for( i = 0; i < D; i++ ) {
-            tmp += wXx[ i ] * c[ i ];
-        }
-        nrg -= 2.0f * tmp;
-
-        /* compute c' * wXX * c, assuming wXX is symmetric */
-        for( i = 0; i < D; i++ ) {
-            tmp = 0.0f;
-            for( j = i + 1; j < D; j++ ) {
-                tmp += matrix_c_ptr( wXX, i, j, D ) * c[ j ];
-            }
-            nrg += c[ i ] * ( 2.0f * tmp + matrix_c_ptr( wXX, i, i, D ) * c[ i ] );
-        }
-        if( nrg > 0 ) {
-            break;
-        } else {
-            /* Add white noise */
-            for( i = 0; i < D; i++ ) {
-                matrix_c_ptr( wXX, i, i, D ) +=  regularization;
-            }
-            /* Increase noise for next run */
-            regularization *= 2.0f;
-        }
-    }
-    if( k == MAX_ITERATIONS_RESIDUAL_NRG ) {
-        nrg = 1.0f;
-    }
-
-    return nrg;
-}
-
 /* Calculates residual energies of input subframes where all subframes have LPC_order   */
 /* of preceding samples                                                                 */
 void ct_silk_residual_energy_FLP(

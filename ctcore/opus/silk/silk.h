@@ -452,7 +452,8 @@ void ct_silk_LTP_analysis_filter_FLP(
     const int pre_length                       /* I Preceding samples for each subframe */
 );
 
-/* silk/float/residual_energy_FLP.c -> residual_energy_flp.c (silk_residual_energy_covar_FLP is not called by the float encoder) */
+/* silk/float/residual_energy_FLP.c -> residual_energy_flp.c (not its
+ * silk_residual_energy_covar_FLP: the float encoder never calls it) */
 void ct_silk_residual_energy_FLP(
     float nrgs[ MAX_NB_SUBFR ],    /* O Residual energy per subframe */
     const float x[],               /* I Input signal */
