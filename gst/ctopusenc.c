@@ -9,10 +9,20 @@
  * SECTION:element-ctopusenc
  * @title: ctopusenc
  *
- * Encodes 8-, 16-, 24- and 32-bit and float PCM, mono or stereo, at any
- * rate from 8 to 192 kHz (resampled to 48 kHz as opusenc resamples it) to
- * Opus, byte-identical to Debian's `opusenc --serial N` on the same WAV
+ * Encodes 8-, 16-, 24- and 32-bit and float PCM, 1 to 255 channels, at
+ * any rate from 8 to 192 kHz (resampled to 48 kHz as opusenc resamples it)
+ * to Opus, byte-identical to Debian's `opusenc --serial N` on the same WAV
  * with the same settings.
+ *
+ * Channels: mono and stereo as they come. 3 to 8 channels are coded as
+ * opusenc codes them (mapping family 1, surround: 5.1 as FL FR FC LFE RL
+ * RR in, 7.1 as FL FR FC LFE RL RR SL SR...): the channels, in GStreamer's
+ * order (the order of WAVE_FORMAT_EXTENSIBLE's channel mask, as wavparse
+ * gives them), are put into Vorbis' order by their count as opusenc's WAV
+ * reader does, whatever the positions (opusenc reads the mask only to
+ * warn about it). Above 8 channels (family 255) every channel is a stream
+ * of its own, in the order it comes. Below 16 kb/s per channel opusenc,
+ * and so the element, mixes surround down to stereo (mono above 8).
  *
  * Downstream picks what comes out:
  *
@@ -77,7 +87,9 @@ typedef enum
 
 /* opusenc's defaults. */
 #define DEFAULT_BITRATE 0
-#define MAX_BITRATE 512000
+/* opusenc's most for 255 channels: 256 kb/s each (more is clamped to that
+ * per channel; more than 1024 kb/s per channel is refused) */
+#define MAX_BITRATE (256000 * 255)
 #define DEFAULT_BITRATE_TYPE CT_OPUS_VBR
 #define DEFAULT_COMPLEXITY 10
 #define DEFAULT_FRAME_SIZE GST_CT_OPUS_ENC_FRAME_SIZE_20
@@ -134,8 +146,24 @@ struct _GstCtOpusEnc
   guint64 duration_out;         /* the audio packets' total duration at
                                  * 48 kHz, in the current stream */
   gboolean drained;             /* the encoder needs a reset for new input */
-  guint8 *aligned;              /* a copy of misaligned input */
+  guint8 *aligned;              /* a copy of misaligned or reordered input */
   gsize aligned_size;
+  /* 3 to 8 channels: input channel of each channel the encoder takes
+   * (opus-tools' wav_permute_matrix); NULL: as they come */
+  const guint8 *reorder;
+};
+
+/* opus-tools 0.2 opus_header.c wav_permute_matrix: the encoder's channel j
+ * (Vorbis order) is the input's channel [channels - 1][j] (WAV order) */
+static const guint8 wav_permute_matrix[8][8] = {
+  {0},                          /* 1.0 mono   */
+  {0, 1},                       /* 2.0 stereo */
+  {0, 2, 1},                    /* 3.0 channel ('wide') stereo */
+  {0, 1, 2, 3},                 /* 4.0 discrete quadraphonic */
+  {0, 2, 1, 3, 4},              /* 5.0 surround */
+  {0, 2, 1, 4, 5, 3},           /* 5.1 surround */
+  {0, 2, 1, 5, 6, 4, 3},        /* 6.1 surround */
+  {0, 2, 1, 6, 7, 4, 5, 3},     /* 7.1 surround (classic theater 8-track) */
 };
 
 /* The formats opusenc reads from WAV, as they come (opusenc converts them
@@ -149,7 +177,7 @@ static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("audio/x-raw, " SINK_FORMATS ", "
         "layout = (string) interleaved, rate = (int) [ 8000, 192000 ], "
-        "channels = (int) [ 1, 2 ]"));
+        "channels = (int) [ 1, 255 ]"));
 
 /* The Ogg stream first: what a filesink gets, opusenc's file. */
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
@@ -157,7 +185,11 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_ALWAYS,
     GST_STATIC_CAPS ("application/ogg; "
         "audio/x-opus, channel-mapping-family = (int) 0, "
-        "rate = (int) [ 8000, 192000 ], channels = (int) [ 1, 2 ]"));
+        "rate = (int) [ 8000, 192000 ], channels = (int) [ 1, 2 ]; "
+        "audio/x-opus, channel-mapping-family = (int) 1, "
+        "rate = (int) [ 8000, 192000 ], channels = (int) [ 3, 8 ]; "
+        "audio/x-opus, channel-mapping-family = (int) 255, "
+        "rate = (int) [ 8000, 192000 ], channels = (int) [ 9, 255 ]"));
 
 #define GST_TYPE_CT_OPUS_ENC_BITRATE_TYPE \
   (gst_ct_opus_enc_bitrate_type_get_type ())
@@ -520,6 +552,11 @@ gst_ct_opus_enc_set_format (GstAudioEncoder * encoder, GstAudioInfo * info)
   gst_ct_opus_enc_start_stream (self);
   self->rate = GST_AUDIO_INFO_RATE (info);
   self->channels = GST_AUDIO_INFO_CHANNELS (info);
+  /* Caps carry a channel mask, so the channels come in GStreamer's order
+   * of positions, WAV's for WAV's positions: opusenc's reader takes WAV's
+   * order by the channel count alone. 4 channels keep theirs. */
+  self->reorder = self->channels >= 3 && self->channels <= 8
+      && self->channels != 4 ? wav_permute_matrix[self->channels - 1] : NULL;
   self->format = opus_format (GST_AUDIO_INFO_FORMAT (info));
   self->sample_size = GST_AUDIO_INFO_WIDTH (info) / 8;
   self->output = gst_ct_opus_enc_pick_output (self);
@@ -722,14 +759,26 @@ gst_ct_opus_enc_aligned_samples (GstCtOpusEnc * self, const GstMapInfo * map)
 {
   gsize align = self->format == CT_OPUS_S24 ? 1 : self->sample_size;
 
-  if ((guintptr) map->data % align == 0)
+  if ((guintptr) map->data % align == 0 && !self->reorder)
     return map->data;
   if (map->size > self->aligned_size) {
     g_free (self->aligned);
     self->aligned = g_malloc (map->size);
     self->aligned_size = map->size;
   }
-  memcpy (self->aligned, map->data, map->size);
+  if (self->reorder) {
+    gsize width = self->sample_size;
+    gsize frame = width * self->channels;
+    gsize i, n = map->size / frame;
+    gint j;
+
+    for (i = 0; i < n; i++)
+      for (j = 0; j < self->channels; j++)
+        memcpy (self->aligned + i * frame + j * width,
+            map->data + i * frame + self->reorder[j] * width, width);
+  } else {
+    memcpy (self->aligned, map->data, map->size);
+  }
   return self->aligned;
 }
 
@@ -838,8 +887,9 @@ gst_ct_opus_enc_class_init (GstCtOpusEncClass * klass)
       g_param_spec_int ("bitrate", "Bitrate",
           "Bitrate in bit/s (opusenc --bitrate, in kbit/s there): 0 = "
           "opusenc's default for the channels and rate (96000 for stereo, "
-          "64000 for mono at 44.1 and 48 kHz); from 500, clamped to 256000 "
-          "per channel as opusenc does", 0, MAX_BITRATE, DEFAULT_BITRATE,
+          "64000 for mono at 44.1 and 48 kHz, 64000 per stream and 32000 "
+          "more per coupled stream for surround); from 500, clamped to "
+          "256000 per channel as opusenc does", 0, MAX_BITRATE, DEFAULT_BITRATE,
           flags));
   g_object_class_install_property (gobject_class, PROP_BITRATE_TYPE,
       g_param_spec_enum ("bitrate-type", "Bitrate type",
@@ -904,10 +954,45 @@ gst_ct_opus_enc_class_init (GstCtOpusEncClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CT_OPUS_ENC_SIGNAL, 0);
 }
 
+/* wavparse gives a plain WAV of 3, 7 or more than 8 channels no channel
+ * mask, which GstAudioInfo (so the base class) refuses: opusenc reads such
+ * a file by its channel count alone, so its channels are taken as
+ * unpositioned (mask 0). A probe, since the base class reads the caps the
+ * pad stores, not those of the event it handles. */
+static GstPadProbeReturn
+gst_ct_opus_enc_caps_probe (GstPad * pad, GstPadProbeInfo * info,
+    gpointer user_data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+  GstStructure *s;
+  gint channels;
+
+  (void) pad;
+  (void) user_data;
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
+    return GST_PAD_PROBE_OK;
+  gst_event_parse_caps (event, &caps);
+  s = gst_caps_get_structure (caps, 0);
+  if (gst_structure_get_int (s, "channels", &channels) && channels > 2
+      && !gst_structure_has_field (s, "channel-mask")) {
+    caps = gst_caps_copy (caps);
+    gst_caps_set_simple (caps, "channel-mask", GST_TYPE_BITMASK,
+        (guint64) 0, NULL);
+    GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_caps (caps);
+    gst_caps_unref (caps);
+    gst_event_unref (event);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
 static void
 gst_ct_opus_enc_init (GstCtOpusEnc * self)
 {
   GST_PAD_SET_ACCEPT_TEMPLATE (GST_AUDIO_ENCODER_SINK_PAD (self));
+  gst_pad_add_probe (GST_AUDIO_ENCODER_SINK_PAD (self),
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, gst_ct_opus_enc_caps_probe, NULL,
+      NULL);
   self->bitrate = DEFAULT_BITRATE;
   self->bitrate_type = DEFAULT_BITRATE_TYPE;
   self->complexity = DEFAULT_COMPLEXITY;
