@@ -362,10 +362,10 @@ int main(int argc, char **argv)
          * channel */
         double b = tool.bitrate_kbps * 1000.;
         int bitrate = b > 2e9 ? 2000000000 : b < -2e9 ? -2000000000 : (int)b;
-        int coded = wav.channels > 2 && bitrate > 0 &&
-                            bitrate < 16000 * wav.channels
-                        ? (wav.channels > 8 ? 1 : 2)
-                        : wav.channels;
+        int coded =
+            wav.channels > 2 && bitrate > 0 && bitrate < 16000 * wav.channels
+                ? (wav.channels > 8 ? 1 : 2)
+                : wav.channels;
         if (bitrate > 1024000 * coded || bitrate < 500) {
             fprintf(stderr,
                     "ctopus: bitrate %d bits/sec is insane\n%s"

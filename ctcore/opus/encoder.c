@@ -241,8 +241,8 @@ static float *downmix_matrix(int in_channels, int out_channels)
     };
     float sum;
     int i, j;
-    float *matrix = malloc(sizeof(float) * (size_t)in_channels *
-                           (size_t)out_channels);
+    float *matrix =
+        malloc(sizeof(float) * (size_t)in_channels * (size_t)out_channels);
     if (!matrix)
         return NULL;
     if (out_channels == 1 && in_channels > 8) {
