@@ -97,7 +97,7 @@ int ct_opus_ms_encoder_init(ct_opus_ms_encoder *st, int32_t Fs, int channels,
  * frame_size_select(analysis_frame_size) samples of pcm (interleaved,
  * layout.nb_channels), the analysis reading all analysis_frame_size of
  * them; libopusenc passes its whole buffer. Returns the packet's length or
- * a negative CT_OPUS_* code (CT_OPUS_ENOTCELT: a SILK or Hybrid frame). */
+ * a negative CT_OPUS_* code. */
 int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
                             int analysis_frame_size, unsigned char *data,
                             int32_t max_data_bytes);
