@@ -257,8 +257,10 @@ gst_ct_opus_enc_signal_get_type (void)
 #define gst_ct_opus_enc_parent_class parent_class
 G_DEFINE_TYPE_WITH_CODE (GstCtOpusEnc, gst_ct_opus_enc,
     GST_TYPE_AUDIO_ENCODER, G_IMPLEMENT_INTERFACE (GST_TYPE_TAG_SETTER, NULL));
-/* Below opusenc (primary) until it encodes every mode: encodebin must not
- * pick an element that refuses speech. */
+/* Below opusenc (primary): opusenc's bytes come with opusenc's 2 s of
+ * lookahead, which autoplugging must not bring into live and real-time
+ * pipelines (encodebin, webrtcbin) that expect GStreamer opusenc's 20 ms;
+ * ask for ctopusenc by name. */
 GST_ELEMENT_REGISTER_DEFINE (ctopusenc, "ctopusenc", GST_RANK_SECONDARY,
     GST_TYPE_CT_OPUS_ENC);
 
