@@ -11,7 +11,7 @@
  * sees it).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
- * Ported from libopus 1.3.1 src/analysis.c and the downmix functions of
+ * Ported from libopus 1.3.1 src/analysis.c and downmix_float of
  * src/opus_encoder.c (BSD-3-Clause, Xiph.Org Foundation and contributors).
  */
 #include "analysis.h"
@@ -141,27 +141,6 @@ void ct_opus_downmix_float(const void *_x, float *y, int subframe, int offset,
         for (c = 1; c < C; c++) {
             for (j = 0; j < subframe; j++)
                 y[j] += x[(j + offset) * C + c] * CT_CELT_SIG_SCALE;
-        }
-    }
-}
-
-void ct_opus_downmix_int(const void *_x, float *y, int subframe, int offset,
-                         int c1, int c2, int C)
-{
-    const int16_t *x;
-    int j;
-
-    x = (const int16_t *)_x;
-    for (j = 0; j < subframe; j++)
-        y[j] = x[(j + offset) * C + c1];
-    if (c2 > -1) {
-        for (j = 0; j < subframe; j++)
-            y[j] += x[(j + offset) * C + c2];
-    } else if (c2 == -2) {
-        int c;
-        for (c = 1; c < C; c++) {
-            for (j = 0; j < subframe; j++)
-                y[j] += x[(j + offset) * C + c];
         }
     }
 }

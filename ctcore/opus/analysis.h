@@ -4,11 +4,11 @@
  * activity probabilities of a small recurrent network, the bandwidth and
  * the leakage boosts CELT's dynalloc uses; kept for up to 100 frames ahead
  * and read back frame by frame with the look-ahead libopusenc gives.
- * Also the downmix functions through which the encoder feeds it.
+ * Also the float downmix through which the encoder feeds it.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/analysis.h, the AnalysisInfo of
- * celt/celt.h and the downmix functions of src/opus_private.h
+ * celt/celt.h and downmix_func and downmix_float of src/opus_private.h
  * (BSD-3-Clause, Xiph.Org Foundation and contributors).
  */
 #ifndef CTCORE_OPUS_ANALYSIS_H
@@ -54,9 +54,6 @@ typedef void (*ct_opus_downmix_func)(const void *_x, float *y, int subframe,
 /* Float input (+-1.0 full scale) */
 void ct_opus_downmix_float(const void *_x, float *y, int subframe, int offset,
                            int c1, int c2, int C);
-/* int16_t input */
-void ct_opus_downmix_int(const void *_x, float *y, int subframe, int offset,
-                         int c1, int c2, int C);
 
 typedef struct ct_tonality_analysis {
     int application;

@@ -48,35 +48,6 @@ void ct_celt_lpc(float *_lpc, const float *ac, int p)
     }
 }
 
-void ct_celt_fir(const float *x, const float *num, float *y, int N, int ord,
-                 const ct_opus_dsp *dsp)
-{
-    int i, j;
-    float rnum[CT_CELT_FIR_MAX_ORDER];
-    assert(x != y);
-    assert(ord <= CT_CELT_FIR_MAX_ORDER);
-    for (i = 0; i < ord; i++)
-        rnum[i] = num[ord - i - 1];
-    for (i = 0; i < N - 3; i += 4) {
-        float sum[4];
-        sum[0] = x[i];
-        sum[1] = x[i + 1];
-        sum[2] = x[i + 2];
-        sum[3] = x[i + 3];
-        dsp->xcorr_kernel(rnum, x + i - ord, sum, ord);
-        y[i] = sum[0];
-        y[i + 1] = sum[1];
-        y[i + 2] = sum[2];
-        y[i + 3] = sum[3];
-    }
-    for (; i < N; i++) {
-        float sum = x[i];
-        for (j = 0; j < ord; j++)
-            sum = sum + rnum[j] * x[i + j - ord];
-        y[i] = sum;
-    }
-}
-
 int ct_celt_autocorr(const float *x, float *ac, const float *window, int overlap, int lag,
                      int n, const ct_opus_dsp *dsp)
 {

@@ -1,5 +1,5 @@
 /*
- * CELT's math helpers in the float build: celt/mathops.{c,h} (float
+ * CELT's math helpers in the float build: celt/mathops.h (float
  * branch, FLOAT_APPROX not defined) and the float constants and min/max
  * macros of celt/arch.h.
  *
@@ -45,8 +45,6 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "range_enc.h"
-
 /* celt/arch.h, float build */
 #define CT_CELT_SIG_SCALE 32768.f
 #define CT_Q15ONE         1.0f
@@ -82,11 +80,6 @@ static inline float ct_celt_sqrt(double x)
     return (float)sqrt(x);
 }
 
-static inline float ct_celt_rsqrt(double x)
-{
-    return 1.f / (float)sqrt(x);
-}
-
 static inline float ct_celt_rsqrt_norm(double x)
 {
     return 1.f / (float)sqrt(x);
@@ -101,11 +94,6 @@ static inline float ct_celt_cos_norm(float x)
 static inline float ct_celt_rcp(float x)
 {
     return 1.f / x;
-}
-
-static inline float ct_celt_div(float a, float b)
-{
-    return a / b;
 }
 
 static inline float ct_celt_frac_div32(float a, float b)
@@ -158,26 +146,5 @@ static inline float ct_celt_maxabs16(const float *x, int len)
     }
     return CT_MAX32(maxval, -minval);
 }
-
-/* celt_maxabs32 is celt_maxabs16 in the float build */
-static inline float ct_celt_maxabs32(const float *x, int len)
-{
-    return ct_celt_maxabs16(x, len);
-}
-
-/* celt/mathops.h celt_ilog2/celt_zlog2 (fixed-point helpers, EC_ILOG
- * based): the integer log of x > 0, and 0 for x <= 0 */
-static inline int16_t ct_celt_ilog2(int32_t x)
-{
-    return (int16_t)(ct_ec_ilog((uint32_t)x) - 1);
-}
-
-static inline int16_t ct_celt_zlog2(int32_t x)
-{
-    return x <= 0 ? 0 : ct_celt_ilog2(x);
-}
-
-/* floor(sqrt(_val)) in exact arithmetic, _val > 0 */
-unsigned ct_celt_isqrt32(uint32_t _val);
 
 #endif

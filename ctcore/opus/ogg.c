@@ -360,13 +360,3 @@ int ct_ogg_packer_get_next_page(ct_ogg_packer *oggp, unsigned char **page, int32
   memmove(&oggp->pages[0], &oggp->pages[1], oggp->pages_fill*sizeof(ct_ogg_page));
   return 1;
 }
-
-int ct_ogg_packer_chain(ct_ogg_packer *oggp, int32_t serialno) {
-  if (ct_ogg_packer_flush_page(oggp) < 0) return 1;
-  oggp->serialno = serialno;
-  oggp->curr_granule = 0;
-  oggp->last_granule = 0;
-  oggp->is_eos = 0;
-  oggp->pageno = 0;
-  return 0;
-}

@@ -76,7 +76,4 @@ int ct_ogg_packer_flush_page(ct_ogg_packer *oggp);
 int ct_ogg_packer_get_next_page(ct_ogg_packer *oggp, unsigned char **page,
                                 int32_t *bytes);
 
-/* oggp_chain: flushes and starts a new logical stream */
-int ct_ogg_packer_chain(ct_ogg_packer *oggp, int32_t serialno);
-
 #endif

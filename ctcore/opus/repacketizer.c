@@ -406,16 +406,6 @@ int32_t ct_opus_repacketizer_out_range_impl(ct_opus_repacketizer *rp, int begin,
    return tot_size;
 }
 
-int32_t ct_opus_repacketizer_out_range(ct_opus_repacketizer *rp, int begin, int end, unsigned char *data, int32_t maxlen)
-{
-   return ct_opus_repacketizer_out_range_impl(rp, begin, end, data, maxlen, 0, 0);
-}
-
-int32_t ct_opus_repacketizer_out(ct_opus_repacketizer *rp, unsigned char *data, int32_t maxlen)
-{
-   return ct_opus_repacketizer_out_range_impl(rp, 0, rp->nb_frames, data, maxlen, 0, 0);
-}
-
 int ct_opus_packet_pad(unsigned char *data, int32_t len, int32_t new_len)
 {
    ct_opus_repacketizer rp;

@@ -46,13 +46,6 @@ int32_t ct_opus_repacketizer_out_range_impl(ct_opus_repacketizer *rp,
                                             int32_t maxlen, int self_delimited,
                                             int pad);
 
-int32_t ct_opus_repacketizer_out_range(ct_opus_repacketizer *rp, int begin,
-                                       int end, unsigned char *data,
-                                       int32_t maxlen);
-
-int32_t ct_opus_repacketizer_out(ct_opus_repacketizer *rp,
-                                 unsigned char *data, int32_t maxlen);
-
 /* Pads the packet data[0..len) in place to new_len bytes */
 int ct_opus_packet_pad(unsigned char *data, int32_t len, int32_t new_len);
 

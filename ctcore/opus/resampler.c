@@ -536,16 +536,3 @@ int ct_resampler_skip_zeros(ct_resampler *st)
         st->last_sample[i] = st->filt_len / 2;
     return CT_RESAMPLER_ERR_SUCCESS;
 }
-
-int ct_resampler_reset_mem(ct_resampler *st)
-{
-    uint32_t i;
-    for (i = 0; i < st->nb_channels; i++) {
-        st->last_sample[i] = 0;
-        st->magic_samples[i] = 0;
-        st->samp_frac_num[i] = 0;
-    }
-    for (i = 0; i < st->nb_channels * (st->filt_len - 1); i++)
-        st->mem[i] = 0;
-    return CT_RESAMPLER_ERR_SUCCESS;
-}

@@ -82,6 +82,5 @@ int ct_resampler_process_interleaved_float(ct_resampler *st, const float *in, ui
 int ct_resampler_get_input_latency(const ct_resampler *st);
 int ct_resampler_get_output_latency(const ct_resampler *st);
 int ct_resampler_skip_zeros(ct_resampler *st);
-int ct_resampler_reset_mem(ct_resampler *st);
 
 #endif

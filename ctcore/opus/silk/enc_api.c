@@ -34,17 +34,6 @@ static int silk_QueryEncoder(                           /* O    Returns error co
 /* Encoder functions                    */
 /****************************************/
 
-int ct_silk_Get_Encoder_Size(                           /* O    Returns error code                              */
-    int                             *encSizeBytes       /* O    Number of bytes in SILK encoder state           */
-)
-{
-    int ret = SILK_NO_ERROR;
-
-    *encSizeBytes = sizeof( ct_silk_encoder );
-
-    return ret;
-}
-
 /*************************/
 /* Init or Reset encoder */
 /*************************/

@@ -258,15 +258,7 @@ static inline int silk_min_int(int a, int b)
 {
     return (((a) < (b)) ? (a) : (b));
 }
-static inline int16_t silk_min_16(int16_t a, int16_t b)
-{
-    return (((a) < (b)) ? (a) : (b));
-}
 static inline int32_t silk_min_32(int32_t a, int32_t b)
-{
-    return (((a) < (b)) ? (a) : (b));
-}
-static inline int64_t silk_min_64(int64_t a, int64_t b)
 {
     return (((a) < (b)) ? (a) : (b));
 }
@@ -276,15 +268,7 @@ static inline int silk_max_int(int a, int b)
 {
     return (((a) > (b)) ? (a) : (b));
 }
-static inline int16_t silk_max_16(int16_t a, int16_t b)
-{
-    return (((a) > (b)) ? (a) : (b));
-}
 static inline int32_t silk_max_32(int32_t a, int32_t b)
-{
-    return (((a) > (b)) ? (a) : (b));
-}
-static inline int64_t silk_max_64(int64_t a, int64_t b)
 {
     return (((a) > (b)) ? (a) : (b));
 }
@@ -313,21 +297,6 @@ static inline int64_t silk_max_64(int64_t a, int64_t b)
 #define silk_SMMUL(a32, b32)                (int32_t)silk_RSHIFT64(silk_SMULL((a32), (b32)), 32)
 
 /* ---- silk/Inlines.h ---- */
-
-/* count leading zeros of int64_t */
-static inline int32_t silk_CLZ64( int64_t in )
-{
-    int32_t in_upper;
-
-    in_upper = (int32_t)silk_RSHIFT64(in, 32);
-    if (in_upper == 0) {
-        /* Search in the lower 32 bits */
-        return 32 + silk_CLZ32( (int32_t) in );
-    } else {
-        /* Search in the upper 32 bits */
-        return silk_CLZ32( in_upper );
-    }
-}
 
 /* get number of leading zeros and fractional part (the bits right after the leading one */
 static inline void silk_CLZ_FRAC(

@@ -9,7 +9,7 @@
  * Names: silk_X -> ct_silk_X (check_control_input -> ct_check_control_input).
  * Where the reference calls a macro that drops arch and runs the C version
  * (silk_NSQ -> silk_NSQ_c, silk_VQ_WMat_EC, silk_NSQ_del_dec,
- * silk_LPC_inverse_pred_gain, silk_biquad_alt_stride2), ours is the macro's
+ * silk_LPC_inverse_pred_gain), ours is the macro's
  * name without the _c and without arch. An arch that reaches a SIMD kernel
  * becomes `const ct_opus_dsp *dsp`; one that reaches only C code is
  * dropped. Types: silk_encoder_state -> ct_silk_encoder_state and so on
@@ -47,10 +47,6 @@
 #define RESAMPLER_MAX_BATCH_SIZE_IN             ( RESAMPLER_MAX_BATCH_SIZE_MS * RESAMPLER_MAX_FS_KHZ )
 
 /* silk/enc_API.c -> enc_api.c */
-int ct_silk_Get_Encoder_Size( /* O Returns error code */
-    int *encSizeBytes /* O Number of bytes in SILK encoder state */
-);
-
 int ct_silk_InitEncoder( /* O Returns error code */
     ct_silk_encoder *encState,          /* I/O State */
     const ct_opus_dsp *dsp,             /* I Kernel table (the reference's arch) */
@@ -707,21 +703,12 @@ void ct_silk_resampler_private_AR2(
     int32_t len            /* I Signal length */
 );
 
-/* silk/biquad_alt.c -> biquad_alt.c (silk_biquad_alt_stride2_c, whose macro drops arch) */
+/* silk/biquad_alt.c -> biquad_alt.c */
 void ct_silk_biquad_alt_stride1(
     const int16_t *in,    /* I input signal */
     const int32_t *B_Q28, /* I MA coefficients [3] */
     const int32_t *A_Q28, /* I AR coefficients [2] */
     int32_t *S,           /* I/O State vector [2] */
-    int16_t *out,         /* O output signal */
-    const int32_t len     /* I signal length (must be even) */
-);
-
-void ct_silk_biquad_alt_stride2(
-    const int16_t *in,    /* I input signal */
-    const int32_t *B_Q28, /* I MA coefficients [3] */
-    const int32_t *A_Q28, /* I AR coefficients [2] */
-    int32_t *S,           /* I/O State vector [4] */
     int16_t *out,         /* O output signal */
     const int32_t len     /* I signal length (must be even) */
 );
