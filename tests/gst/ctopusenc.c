@@ -5,8 +5,9 @@
  * property against the library's setting, the properties as gst-inspect
  * shows them, state changes, flush, EOS with no data, renegotiation (the
  * next serial number), tiny streams, timestamps and clipping meta, the
- * latency, tags as opusenc's comments, the error for what libopus would
- * code with SILK or Hybrid, and misaligned input.
+ * latency, tags as opusenc's comments, SILK and Hybrid streams, 3 to 10
+ * channels (families 1 and 255, WAV's order in, Vorbis' to the library)
+ * and misaligned input.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -373,30 +374,54 @@ assert_streamheader (GstCaps * caps, GPtrArray * units)
         "library's", i);
 }
 
-/* Runs samples through "ctopusenc PROPERTIES" (sink caps: NULL = any) to
- * EOS; returns what came out. */
+/* Runs `frames` frames of `bpf` bytes through "ctopusenc PROPERTIES" with
+ * the src caps (taken) to EOS, with no error on the bus (sink caps: NULL
+ * = any); returns what came out. */
 static GPtrArray *
-element_encode (const gchar * properties, const gchar * sink_caps,
-    GstAudioFormat format, gint rate, gint channels, const guint8 * pcm,
+element_encode_caps (const gchar * properties, const gchar * sink_caps,
+    GstCaps * src_caps, gint rate, gsize bpf, const guint8 * pcm,
     gsize frames, gsize chunk, GstHarness ** harness)
 {
   gchar *launch = g_strdup_printf ("ctopusenc %s", properties);
   GstHarness *h = gst_harness_new_parse (launch);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
   GPtrArray *buffers;
 
-  g_free (launch);
+  gst_element_set_bus (h->element, bus);
   if (sink_caps)
     gst_harness_set_sink_caps_str (h, sink_caps);
-  gst_harness_set_src_caps (h, raw_caps (format, rate, channels));
-  push_pcm (h, pcm, (gsize) sample_bytes (format) * channels, frames, rate,
-      chunk);
+  gst_harness_set_src_caps (h, src_caps);
+  push_pcm (h, pcm, bpf, frames, rate, chunk);
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
   buffers = pull_all (h);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  if (msg) {
+    GError *error;
+    gchar *debug;
+
+    gst_message_parse_error (msg, &error, &debug);
+    fail_unless (FALSE, "%s: error %s (%s)", launch, error->message, debug);
+  }
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  g_free (launch);
   if (harness)
     *harness = h;
   else
     gst_harness_teardown (h);
   return buffers;
+}
+
+/* The same for the raw caps of the format, rate and channels. */
+static GPtrArray *
+element_encode (const gchar * properties, const gchar * sink_caps,
+    GstAudioFormat format, gint rate, gint channels, const guint8 * pcm,
+    gsize frames, gsize chunk, GstHarness ** harness)
+{
+  return element_encode_caps (properties, sink_caps, raw_caps (format, rate,
+          channels), rate, (gsize) sample_bytes (format) * channels, pcm,
+      frames, chunk, harness);
 }
 
 /* The element's Ogg output with `properties` equals the library's for
@@ -978,7 +1003,14 @@ GST_START_TEST (test_property_specs)
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
     find_property (enc, expected[i]);
 
-  assert_int_property (enc, "bitrate", 0, 512000, 0);
+  /* opusenc clamps to 256 kb/s per channel, for up to 255 channels. */
+  assert_int_property (enc, "bitrate", 0, 256000 * 255, 0);
+  fail_unless_equals_string (g_param_spec_get_blurb (find_property (enc,
+              "bitrate")), "Bitrate in bit/s (opusenc --bitrate, in kbit/s "
+      "there): 0 = opusenc's default for the channels and rate (96000 for "
+      "stereo, 64000 for mono at 44.1 and 48 kHz, 64000 per stream and "
+      "32000 more per coupled stream for surround); from 500, clamped to "
+      "256000 per channel as opusenc does");
   assert_int_property (enc, "complexity", 0, 10, 10);
   assert_int_property (enc, "packet-loss-percentage", 0, 100, 0);
   assert_int_property (enc, "max-delay", 0, 1000, 1000);
@@ -1844,24 +1876,55 @@ GST_START_TEST (test_late_tags)
 GST_END_TEST;
 
 /* ------------------------------------------------------------------ */
-/* What this version does not encode                                   */
+/* SILK and Hybrid                                                     */
 
-/* What libopus codes with SILK (8 kHz mono at 6 kb/s; speech at 12 kb/s):
- * an error message that says "not supported", no crash, and the element
- * encodes the next stream after a state change. */
-GST_START_TEST (test_silk_refused)
+/* The modes of the audio packets after the first `skip` units, from their
+ * TOC bytes (RFC 6716 3.1: configurations 0-11 SILK, 12-15 Hybrid, 16-31
+ * CELT): modes[0] SILK, [1] Hybrid, [2] CELT. */
+static void
+count_modes (GPtrArray * units, guint skip, guint modes[3])
+{
+  modes[0] = modes[1] = modes[2] = 0;
+  for (guint i = skip; i < units->len; i++) {
+    gsize size;
+    const guint8 *data = g_bytes_get_data (g_ptr_array_index (units, i),
+        &size);
+    guint config;
+
+    fail_unless (size >= 1);
+    config = data[0] >> 3;
+    modes[config < 12 ? 0 : config < 16 ? 1 : 2]++;
+  }
+}
+
+/* What libopus codes with SILK (8 kHz at 6 kb/s; speech said to be voice
+ * at 12 and 8 kb/s) or Hybrid (speech said to be voice at 24 kb/s), and
+ * speech at opusenc's default bitrate: the library's pages, and its
+ * packets for audio/x-opus, with no error on the bus; each case in the
+ * modes it is meant to cover. */
+GST_START_TEST (test_silk_hybrid)
 {
   static const struct
   {
     gint rate;
     const gchar *properties;
+    gint bitrate;
+    ct_opus_signal signal;
     gboolean speech;
+    gboolean silk, hybrid, celt;        /* libopus codes packets in them */
   } cases[] = {
-    {8000, "bitrate=6000", FALSE},
+    {8000, "bitrate=6000", 6000, CT_OPUS_SIGNAL_AUTO, FALSE,
+        TRUE, FALSE, FALSE},
     /* libopus (and opusenc) take this synthetic voice for music at 12 kb/s
      * (CELT); said to be voice, it is SILK. */
-    {48000, "bitrate=12000 signal=voice", TRUE},
-    {16000, "bitrate=8000 signal=voice", TRUE},
+    {48000, "bitrate=12000 signal=voice", 12000, CT_OPUS_SIGNAL_VOICE, TRUE,
+        TRUE, FALSE, FALSE},
+    {16000, "bitrate=8000 signal=voice", 8000, CT_OPUS_SIGNAL_VOICE, TRUE,
+        TRUE, FALSE, FALSE},
+    {48000, "bitrate=24000 signal=voice", 24000, CT_OPUS_SIGNAL_VOICE, TRUE,
+        FALSE, TRUE, FALSE},
+    /* 64 kb/s mono, taken for music: CELT. */
+    {48000, "", 0, CT_OPUS_SIGNAL_AUTO, TRUE, FALSE, FALSE, TRUE},
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -1870,74 +1933,180 @@ GST_START_TEST (test_silk_refused)
     gdouble *v = cases[i].speech ? make_speech (frames, rate) :
         make_music (frames, 1, rate, i);
     guint8 *pcm = pcm_in_format (v, frames, GST_AUDIO_FORMAT_S16LE);
-    gchar *launch = g_strdup_printf ("ctopusenc serial=1 %s",
-        cases[i].properties);
-    GstHarness *h = gst_harness_new_parse (launch);
-    GstBus *bus = gst_bus_new ();
-    GstFlowReturn flow = GST_FLOW_OK;
-    GstMessage *msg;
-    GError *error;
-    gchar *debug;
+    gchar *properties = g_strdup_printf ("serial=1 %s", cases[i].properties);
 
-    gst_element_set_bus (h->element, bus);
-    gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, rate, 1));
-    for (gsize done = 0; done < frames && flow == GST_FLOW_OK;
-        done += 4000) {
-      gsize n = MIN (frames - done, 4000);
-
-      flow = gst_harness_push (h, gst_buffer_new_memdup (pcm + done * 2,
-              n * 2));
-    }
-    if (flow == GST_FLOW_OK)
-      gst_harness_push_event (h, gst_event_new_eos ());
-    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-    fail_unless (msg != NULL, "%s: no error", launch);
-    gst_message_parse_error (msg, &error, &debug);
-    GST_INFO ("%s: %s (%s)", launch, error->message, debug);
-    fail_unless (strstr (error->message, "not supported") != NULL, "%s: %s",
-        launch, error->message);
-    g_error_free (error);
-    g_free (debug);
-    gst_message_unref (msg);
-    /* Only the headers came out, nothing after them. */
-    g_ptr_array_unref (pull_all (h));
-
-    /* The element recovers: NULL, then a CELT stream. */
-    {
-      GstElement *enc = gst_harness_find_element (h, "ctopusenc");
-
-      restart (h);
-      g_object_set (enc, "bitrate", 64000, "signal", 1, NULL);
-      gst_object_unref (enc);
-    }
-    {
-      gdouble *m = make_music (rate, 1, rate, 50);
-      guint8 *music = pcm_in_format (m, rate, GST_AUDIO_FORMAT_S16LE);
+    for (gint packets = 0; packets < 2; packets++) {
       element_settings es;
       library_output expected;
+      GstHarness *h;
       GPtrArray *got;
+      guint modes[3];
 
       settings_init (&es, rate, 1, 1);
-      es.s.bitrate = 64000;
-      es.s.signal = CT_OPUS_SIGNAL_MUSIC;
-      expected = library_encode (finish_settings (&es, TRUE), music,
-          CT_OPUS_S16, rate, 4096);
+      es.s.bitrate = cases[i].bitrate;
+      es.s.signal = cases[i].signal;
+      es.s.output = packets ? CT_OPUS_OUTPUT_PACKETS : CT_OPUS_OUTPUT_OGG;
+      expected = library_encode (finish_settings (&es, TRUE), pcm,
+          CT_OPUS_S16, frames, 4096);
       assert_library_ok (&expected);
-      gst_harness_set_src_caps (h, raw_caps (GST_AUDIO_FORMAT_S16LE, rate,
-              1));
-      push_pcm (h, music, 2, rate, rate, 4096);
-      fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
-      got = pull_all (h);
-      assert_units_equal (got, expected.units, 0);
+      got = element_encode (properties, packets ? "audio/x-opus" : NULL,
+          GST_AUDIO_FORMAT_S16LE, rate, 1, pcm, frames, 4000, &h);
+      assert_units_equal (got, expected.units, packets ? 2 : 0);
+      if (packets) {
+        GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+
+        assert_streamheader (caps, expected.units);
+        gst_caps_unref (caps);
+        count_modes (expected.units, 2, modes);
+        GST_INFO ("%d Hz \"%s\": %u SILK, %u Hybrid, %u CELT packets", rate,
+            cases[i].properties, modes[0], modes[1], modes[2]);
+        fail_unless_equals_int (modes[0] > 0, cases[i].silk);
+        fail_unless_equals_int (modes[1] > 0, cases[i].hybrid);
+        fail_unless_equals_int (modes[2] > 0, cases[i].celt);
+      }
+      gst_harness_teardown (h);
       g_ptr_array_unref (got);
       library_output_clear (&expected);
-      g_free (music);
-      g_free (m);
     }
-    gst_element_set_bus (h->element, NULL);
-    gst_object_unref (bus);
-    gst_harness_teardown (h);
-    g_free (launch);
+    g_free (properties);
+    g_free (pcm);
+    g_free (v);
+  }
+}
+
+GST_END_TEST;
+
+/* ------------------------------------------------------------------ */
+/* Channels                                                            */
+
+/* opus-tools 0.2 opus_header.c wav_permute_matrix, as its WAV reader uses
+ * it: the library's channel j (Vorbis order) is the WAV's channel
+ * [channels - 1][j]. */
+static const guint8 wav_permute_matrix[8][8] = {
+  {0},
+  {0, 1},
+  {0, 2, 1},
+  {0, 1, 2, 3},
+  {0, 2, 1, 3, 4},
+  {0, 2, 1, 4, 5, 3},
+  {0, 2, 1, 5, 6, 4, 3},
+  {0, 2, 1, 6, 7, 4, 5, 3},
+};
+
+/* Interleaved samples of `width` bytes in WAV order put into the order the
+ * library takes, as opusenc reads them: Vorbis' for 3 to 8 channels, as
+ * they come above. */
+static guint8 *
+vorbis_order (const guint8 * pcm, gsize frames, gint channels, gsize width)
+{
+  gsize bpf = width * channels;
+  guint8 *out = g_malloc (frames * bpf + 1);
+
+  for (gsize i = 0; i < frames; i++)
+    for (gint j = 0; j < channels; j++)
+      memcpy (out + i * bpf + j * width, pcm + i * bpf +
+          (channels <= 8 ? wav_permute_matrix[channels - 1][j] : j) * width,
+          width);
+  return out;
+}
+
+/* 3 to 10 channels with the positions wavparse gives a WAV of that count:
+ * WAVE_FORMAT_EXTENSIBLE's mask (GStreamer's bits), or none for a plain
+ * WAV of 3, 7 or more than 8 channels (taken as unpositioned); the Ogg
+ * pages and packets the library writes for the samples in Vorbis order
+ * (family 1) or as they come (family 255), and the caps' mapping. */
+GST_START_TEST (test_multichannel)
+{
+  static const struct
+  {
+    gint channels;
+    guint64 mask;               /* GStreamer's channel-mask; 0: none */
+    gint bitrate;
+    gint streams, coupled;
+    guint8 mapping[10];         /* libopus' for family 1 */
+  } cases[] = {
+    /* FL FR FC */
+    {3, 0x7, 256000, 2, 1, {0, 2, 1}},
+    {3, 0, 256000, 2, 1, {0, 2, 1}},
+    /* 5.1: FL FR FC LFE RL RR */
+    {6, 0x3f, 256000, 4, 2, {0, 4, 1, 2, 3, 5}},
+    {6, 0x3f, 0, 4, 2, {0, 4, 1, 2, 3, 5}},
+    {7, 0, 256000, 4, 3, {0, 4, 1, 2, 3, 5, 6}},
+    /* 7.1: FL FR FC LFE RL RR SL SR */
+    {8, 0xc3f, 256000, 5, 3, {0, 6, 1, 2, 3, 4, 5, 7}},
+    /* FL FR FC LFE RL RR FLoC FRoC RC SL */
+    {10, 0x5ff, 256000, 10, 0, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+    {10, 0, 256000, 10, 0, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    gint channels = cases[k].channels;
+    gint family = channels <= 8 ? 1 : 255;
+    gsize frames = 24000 + 321;
+    gdouble *v = make_music (frames, channels, 48000, 60 + k);
+    guint8 *pcm = pcm_in_format (v, frames * channels,
+        GST_AUDIO_FORMAT_S16LE);
+    guint8 *ordered = vorbis_order (pcm, frames, channels, 2);
+    gchar *properties = g_strdup_printf ("serial=%d bitrate=%d", SERIAL,
+        cases[k].bitrate);
+    GString *caps_str = g_string_new (NULL);
+
+    g_string_printf (caps_str, "audio/x-raw, format=(string)S16LE, "
+        "layout=(string)interleaved, rate=(int)48000, channels=(int)%d",
+        channels);
+    if (cases[k].mask)
+      g_string_append_printf (caps_str, ", channel-mask=(bitmask)0x%"
+          G_GINT64_MODIFIER "x", cases[k].mask);
+    GST_INFO ("%s, bitrate %d", caps_str->str, cases[k].bitrate);
+
+    for (gint packets = 0; packets < 2; packets++) {
+      element_settings es;
+      library_output expected;
+      GstHarness *h;
+      GPtrArray *got;
+
+      settings_init (&es, 48000, channels, SERIAL);
+      es.s.bitrate = cases[k].bitrate;
+      es.s.output = packets ? CT_OPUS_OUTPUT_PACKETS : CT_OPUS_OUTPUT_OGG;
+      expected = library_encode (finish_settings (&es, TRUE), ordered,
+          CT_OPUS_S16, frames, 4096);
+      assert_library_ok (&expected);
+      got = element_encode_caps (properties, packets ? "audio/x-opus" : NULL,
+          gst_caps_from_string (caps_str->str), 48000, 2 * channels, pcm,
+          frames, 3000, &h);
+      assert_units_equal (got, expected.units, packets ? 2 : 0);
+      if (packets) {
+        GstCaps *caps = gst_pad_get_current_caps (h->sinkpad);
+        GstStructure *s = gst_caps_get_structure (caps, 0);
+        const GValue *mapping;
+        gint value;
+
+        fail_unless (gst_structure_has_name (s, "audio/x-opus"));
+        fail_unless (gst_structure_get_int (s, "channels", &value));
+        fail_unless_equals_int (value, channels);
+        fail_unless (gst_structure_get_int (s, "channel-mapping-family",
+                &value));
+        fail_unless_equals_int (value, family);
+        fail_unless (gst_structure_get_int (s, "stream-count", &value));
+        fail_unless_equals_int (value, cases[k].streams);
+        fail_unless (gst_structure_get_int (s, "coupled-count", &value));
+        fail_unless_equals_int (value, cases[k].coupled);
+        mapping = gst_structure_get_value (s, "channel-mapping");
+        fail_unless (mapping && GST_VALUE_HOLDS_ARRAY (mapping));
+        fail_unless_equals_int (gst_value_array_get_size (mapping), channels);
+        for (gint c = 0; c < channels; c++)
+          fail_unless_equals_int (g_value_get_int (gst_value_array_get_value
+                  (mapping, c)), cases[k].mapping[c]);
+        assert_streamheader (caps, expected.units);
+        gst_caps_unref (caps);
+      }
+      gst_harness_teardown (h);
+      g_ptr_array_unref (got);
+      library_output_clear (&expected);
+    }
+    g_string_free (caps_str, TRUE);
+    g_free (properties);
+    g_free (ordered);
     g_free (pcm);
     g_free (v);
   }
@@ -2052,7 +2221,8 @@ ctopusenc_suite (void)
   tcase_add_test (tc, test_latency);
   tcase_add_test (tc, test_tags);
   tcase_add_test (tc, test_late_tags);
-  tcase_add_test (tc, test_silk_refused);
+  tcase_add_test (tc, test_silk_hybrid);
+  tcase_add_test (tc, test_multichannel);
   tcase_add_test (tc, test_stereo_without_channel_mask);
   tcase_add_test (tc, test_misaligned_input);
   return s;
