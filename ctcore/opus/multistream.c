@@ -767,38 +767,10 @@ int ct_opus_ms_encoder_set_signal(ct_opus_ms_encoder *st, int32_t value)
     FOR_EACH_STREAM(ct_opus_encoder_set_signal);
 }
 
-int ct_opus_ms_encoder_set_force_channels(ct_opus_ms_encoder *st,
-                                          int32_t value)
-{
-    FOR_EACH_STREAM(ct_opus_encoder_set_force_channels);
-}
-
-int ct_opus_ms_encoder_set_max_bandwidth(ct_opus_ms_encoder *st,
-                                         int32_t value)
-{
-    FOR_EACH_STREAM(ct_opus_encoder_set_max_bandwidth);
-}
-
-int ct_opus_ms_encoder_set_bandwidth(ct_opus_ms_encoder *st, int32_t value)
-{
-    FOR_EACH_STREAM(ct_opus_encoder_set_bandwidth);
-}
-
 int ct_opus_ms_encoder_set_prediction_disabled(ct_opus_ms_encoder *st,
                                                int32_t value)
 {
     FOR_EACH_STREAM(ct_opus_encoder_set_prediction_disabled);
-}
-
-int ct_opus_ms_encoder_set_phase_inversion_disabled(ct_opus_ms_encoder *st,
-                                                    int32_t value)
-{
-    FOR_EACH_STREAM(ct_opus_encoder_set_phase_inversion_disabled);
-}
-
-int ct_opus_ms_encoder_set_application(ct_opus_ms_encoder *st, int32_t value)
-{
-    FOR_EACH_STREAM(ct_opus_encoder_set_application);
 }
 
 int ct_opus_ms_encoder_set_expert_frame_duration(ct_opus_ms_encoder *st,
@@ -819,46 +791,3 @@ int32_t ct_opus_ms_encoder_get_prediction_disabled(
     return st->streams[0].silk_mode.reducedDependency;
 }
 
-int32_t ct_opus_ms_encoder_get_application(const ct_opus_ms_encoder *st)
-{
-    return st->streams[0].application;
-}
-
-int32_t ct_opus_ms_encoder_get_bitrate(const ct_opus_ms_encoder *st)
-{
-    int s;
-    int32_t value = 0;
-    for (s = 0; s < st->layout.nb_streams; s++)
-        value += ct_opus_encoder_get_bitrate(&st->streams[s]);
-    return value;
-}
-
-uint32_t ct_opus_ms_encoder_get_final_range(const ct_opus_ms_encoder *st)
-{
-    int s;
-    uint32_t value = 0;
-    for (s = 0; s < st->layout.nb_streams; s++)
-        value ^= ct_opus_encoder_get_final_range(&st->streams[s]);
-    return value;
-}
-
-ct_opus_codec *ct_opus_ms_encoder_get_encoder_state(ct_opus_ms_encoder *st,
-                                                    int stream_id)
-{
-    if (stream_id < 0 || stream_id >= st->layout.nb_streams)
-        return NULL;
-    return &st->streams[stream_id];
-}
-
-void ct_opus_ms_encoder_reset_state(ct_opus_ms_encoder *st)
-{
-    int s;
-    if (st->mapping_type == CT_OPUS_MAPPING_TYPE_SURROUND) {
-        memset(st->preemph_mem, 0,
-               st->layout.nb_channels * sizeof(st->preemph_mem[0]));
-        memset(st->window_mem, 0,
-               st->layout.nb_channels * 120 * sizeof(st->window_mem[0]));
-    }
-    for (s = 0; s < st->layout.nb_streams; s++)
-        ct_opus_encoder_reset_state(&st->streams[s]);
-}

@@ -102,7 +102,8 @@ int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
                             int analysis_frame_size, unsigned char *data,
                             int32_t max_data_bytes);
 
-/* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send.
+/* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send
+ * (the others are not ported).
  * The per-stream ones go to every stream as there; each returns CT_OPUS_OK
  * or the first stream's error. */
 /* OPUS_SET_BITRATE: CT_OPUS_AUTO, CT_OPUS_BITRATE_MAX or > 0 (clamped to
@@ -116,17 +117,8 @@ int ct_opus_ms_encoder_set_packet_loss_perc(ct_opus_ms_encoder *st,
                                             int32_t value);
 int ct_opus_ms_encoder_set_lsb_depth(ct_opus_ms_encoder *st, int32_t value);
 int ct_opus_ms_encoder_set_signal(ct_opus_ms_encoder *st, int32_t value);
-int ct_opus_ms_encoder_set_force_channels(ct_opus_ms_encoder *st,
-                                          int32_t value);
-int ct_opus_ms_encoder_set_max_bandwidth(ct_opus_ms_encoder *st,
-                                         int32_t value);
-int ct_opus_ms_encoder_set_bandwidth(ct_opus_ms_encoder *st, int32_t value);
 int ct_opus_ms_encoder_set_prediction_disabled(ct_opus_ms_encoder *st,
                                                int32_t value);
-int ct_opus_ms_encoder_set_phase_inversion_disabled(ct_opus_ms_encoder *st,
-                                                    int32_t value);
-int ct_opus_ms_encoder_set_application(ct_opus_ms_encoder *st,
-                                       int32_t value);
 /* The multistream encoder's own (the streams keep CT_OPUS_FRAMESIZE_ARG
  * and get the selected size), unchecked as in libopus */
 int ct_opus_ms_encoder_set_expert_frame_duration(ct_opus_ms_encoder *st,
@@ -135,15 +127,5 @@ int ct_opus_ms_encoder_set_expert_frame_duration(ct_opus_ms_encoder *st,
 int32_t ct_opus_ms_encoder_get_lookahead(const ct_opus_ms_encoder *st);
 int32_t ct_opus_ms_encoder_get_prediction_disabled(
     const ct_opus_ms_encoder *st);
-int32_t ct_opus_ms_encoder_get_application(const ct_opus_ms_encoder *st);
-/* The sum over the streams */
-int32_t ct_opus_ms_encoder_get_bitrate(const ct_opus_ms_encoder *st);
-/* The xor over the streams */
-uint32_t ct_opus_ms_encoder_get_final_range(const ct_opus_ms_encoder *st);
-/* OPUS_MULTISTREAM_GET_ENCODER_STATE: NULL if out of range */
-ct_opus_codec *ct_opus_ms_encoder_get_encoder_state(ct_opus_ms_encoder *st,
-                                                    int stream_id);
-/* OPUS_RESET_STATE of every stream */
-void ct_opus_ms_encoder_reset_state(ct_opus_ms_encoder *st);
 
 #endif

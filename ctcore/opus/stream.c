@@ -455,16 +455,6 @@ int ct_opus_ope_encoder_flush_header(ct_ogg_opus_enc *enc)
     return enc->unrecoverable;
 }
 
-int ct_opus_ope_set_decision_delay(ct_ogg_opus_enc *enc, int32_t value)
-{
-    if (enc->unrecoverable)
-        return enc->unrecoverable;
-    if (value < 0)
-        return CT_OPE_BAD_ARG;
-    enc->decision_delay = MIN(value, MAX_LOOKAHEAD);
-    return CT_OPE_OK;
-}
-
 int ct_opus_ope_set_muxing_delay(ct_ogg_opus_enc *enc, int32_t value)
 {
     if (enc->unrecoverable)

@@ -54,10 +54,10 @@ void ct_opus_ope_encoder_destroy(ct_ogg_opus_enc *enc);
  * the OPUS_SET_* ctls libopusenc passes through. */
 struct ct_opus_ms_encoder *ct_opus_ope_encoder_codec(ct_ogg_opus_enc *enc);
 
-/* The libopusenc-specific ctls (opusenc.c ope_encoder_ctl): return
- * CT_OPE_OK or CT_OPE_BAD_ARG / CT_OPE_TOO_LATE / CT_OPE_UNIMPLEMENTED as
- * there. */
-int ct_opus_ope_set_decision_delay(ct_ogg_opus_enc *enc, int32_t value);
+/* The libopusenc-specific ctls (opusenc.c ope_encoder_ctl) that opusenc
+ * sends: return CT_OPE_OK or CT_OPE_BAD_ARG / CT_OPE_TOO_LATE /
+ * CT_OPE_UNIMPLEMENTED as there (the decision delay stays libopusenc's
+ * default, 96000: opusenc never sets it). */
 int ct_opus_ope_set_muxing_delay(ct_ogg_opus_enc *enc, int32_t value);
 int ct_opus_ope_set_comment_padding(ct_ogg_opus_enc *enc, int32_t value);
 int ct_opus_ope_set_serialno(ct_ogg_opus_enc *enc, int32_t value);
