@@ -10,6 +10,7 @@
 
 #include "ctjpegenc.h"
 #include "ctlameenc.h"
+#include "ctopusenc.h"
 
 static gboolean
 plugin_init (GstPlugin * plugin)
@@ -18,6 +19,7 @@ plugin_init (GstPlugin * plugin)
 
   registered |= GST_ELEMENT_REGISTER (ctjpegenc, plugin);
   registered |= GST_ELEMENT_REGISTER (ctlameenc, plugin);
+  registered |= GST_ELEMENT_REGISTER (ctopusenc, plugin);
   return registered;
 }
 

@@ -15,13 +15,15 @@ cd "$(dirname "$0")/.."
 # gstreamer-app for the tests) and the plugins the tests put around ours
 # (videotestsrc, pnmdec, wavparse, muxers, parsers, decoders, encodebin,
 # vorbisenc); lame and libmp3lame, the MP3 references the tests compare
-# with; djpeg for the sample.
+# with; opusenc/opusdec, libopus and libopusenc, the Opus references; djpeg
+# for the sample.
 packages=(
     build-essential meson ninja-build pkg-config
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
     gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
     gstreamer1.0-plugins-bad libjpeg-turbo-progs
     lame libmp3lame-dev
+    opus-tools libopus-dev libopusenc-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -165,6 +165,12 @@ static int float_peak_scale(ct_wav_reader *wav, char *errbuf,
 int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                 size_t errbuf_size)
 {
+    return ct_wav_open_flags(wav, path, 0, errbuf, errbuf_size);
+}
+
+int ct_wav_open_flags(ct_wav_reader *wav, const char *path, int flags,
+                      char *errbuf, size_t errbuf_size)
+{
     uint8_t riff[12];
     int have_fmt = 0;
 
@@ -222,7 +228,13 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
                             "%s: %u-bit floats are not supported (only "
                             "32 bits)",
                             path, bits);
-            if (channels < 1 || channels > 2)
+            if (flags & CT_WAV_OPUSENC) {
+                if (channels < 1 || channels > 255)
+                    return fail(wav, errbuf, errbuf_size,
+                                "%s: %u channels are not supported (1 to "
+                                "255)",
+                                path, channels);
+            } else if (channels < 1 || channels > 2)
                 return fail(wav, errbuf, errbuf_size,
                             "%s: %u channels are not supported (only 1 or "
                             "2)",
@@ -234,6 +246,18 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
             wav->sample_rate = (int)rate;
             wav->bits = (int)bits;
             wav->is_float = format == WAVE_FORMAT_IEEE_FLOAT;
+            /* opusenc's validbits */
+            wav->valid_bits = (int)bits;
+            wav->channel_mask = 0;
+            if (le16(fmt) == WAVE_FORMAT_EXTENSIBLE && size >= 20) {
+                unsigned valid = le16(fmt + 18);
+                if (valid >= 1 && valid <= bits)
+                    wav->valid_bits = (int)valid;
+                if (size >= 24)
+                    wav->channel_mask = le32(fmt + 20);
+            }
+            if (wav->is_float)
+                wav->valid_bits = 24;
             have_fmt = 1;
         } else if (memcmp(header, "data", 4) == 0) {
             if (!have_fmt)
@@ -243,14 +267,20 @@ int ct_wav_open(ct_wav_reader *wav, const char *path, char *errbuf,
              * placeholder size) actually holds. */
             long long left = bytes_left(wav->file);
             uint64_t data_size = size;
-            if (left >= 0 && (uint64_t)left < data_size)
+            unsigned const frame_bytes =
+                (unsigned)wav->channels * (unsigned)(wav->bits / 8);
+            if ((flags & CT_WAV_OPUSENC) &&
+                !(size > frame_bytes * 4u && size < (1u << 31) - 65536u))
+                /* opusenc reads on to the end of the file */
+                data_size = left >= 0 ? (uint64_t)left : UINT64_MAX;
+            else if (left >= 0 && (uint64_t)left < data_size)
                 data_size = (uint64_t)left;
             else if (left < 0 && size == 0xffffffffu)
                 data_size = UINT64_MAX; /* a stream of unknown length */
             wav->frames =
                 data_size / (uint64_t)(wav->channels * (wav->bits / 8));
             wav->frames_left = wav->frames;
-            if (wav->is_float && !wav->lame_reader)
+            if (wav->is_float && !wav->lame_reader && !(flags & CT_WAV_OPUSENC))
                 return float_peak_scale(wav, errbuf, errbuf_size);
             return 0;
         } else if (skip_chunk(wav->file, size) != 0) {
@@ -284,6 +314,72 @@ static long read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
     }
     wav->frames_left = got < frames ? 0 : wav->frames_left - got;
     return (long)got;
+}
+
+long ct_wav_read_raw(ct_wav_reader *wav, size_t max_frames, char *errbuf,
+                     size_t errbuf_size)
+{
+    return read_raw(wav, max_frames, errbuf, errbuf_size);
+}
+
+/* opus-tools 0.2 opus_header.c wav_permute_matrix: output channel j is
+ * the file's channel [channels - 1][j] */
+static const unsigned char wav_permute_matrix[8][8] = {
+    {0},                      /* 1.0 mono   */
+    {0, 1},                   /* 2.0 stereo */
+    {0, 2, 1},                /* 3.0 channel ('wide') stereo */
+    {0, 1, 2, 3},             /* 4.0 discrete quadraphonic */
+    {0, 2, 1, 3, 4},          /* 5.0 surround */
+    {0, 2, 1, 4, 5, 3},       /* 5.1 surround */
+    {0, 2, 1, 5, 6, 4, 3},    /* 6.1 surround */
+    {0, 2, 1, 6, 7, 4, 5, 3}, /* 7.1 surround (classic theater 8-track) */
+};
+
+void ct_wav_opusenc_reorder(ct_wav_reader *wav, long frames)
+{
+    size_t const width = (size_t)(wav->bits / 8);
+    size_t const frame_bytes = width * (size_t)wav->channels;
+    uint8_t tmp[8 * 4];
+    if (wav->channels < 3 || wav->channels > 8)
+        return;
+    const unsigned char *perm = wav_permute_matrix[wav->channels - 1];
+    for (long i = 0; i < frames; i++) {
+        uint8_t *frame = wav->bytes + (size_t)i * frame_bytes;
+        memcpy(tmp, frame, frame_bytes);
+        for (int j = 0; j < wav->channels; j++)
+            memcpy(frame + (size_t)j * width, tmp + perm[j] * width, width);
+    }
+}
+
+const char *ct_wav_opusenc_mask_warning(uint32_t mask)
+{
+    switch (mask) {
+    case 1539: /* 4.0 using side surround instead of back */
+        return "WAV file uses side surround instead of rear for "
+               "quadraphonic;\nremapping side speakers to rear in encoding.";
+    case 1551: /* 5.1 using side instead of rear */
+        return "WAV file uses side surround instead of rear for 5.1;\n"
+               "remapping side speakers to rear in encoding.";
+    case 319: /* 6.1 using rear instead of side */
+        return "WAV file uses rear surround instead of side for 6.1;\n"
+               "remapping rear speakers to side in encoding.";
+    case 255: /* 7.1 'Widescreen' */
+        return "WAV file is a 7.1 'Widescreen' channel mapping;\n"
+               "remapping speakers to Vorbis 7.1 format.";
+    case 0:    /* default/undeclared */
+    case 1:    /* mono (left only) */
+    case 4:    /* mono (center only) */
+    case 3:    /* stereo */
+    case 51:   /* quad */
+    case 55:   /* 5.0 */
+    case 63:   /* 5.1 */
+    case 1807: /* 6.1 */
+    case 1599: /* 7.1 */
+        return NULL;
+    default:
+        return "Unknown WAV surround channel mask;\n"
+               "Blindly mapping speakers using default SMPTE/ITU ordering.";
+    }
 }
 
 long ct_wav_read_s32(ct_wav_reader *wav, int32_t *pcm, size_t max_frames,

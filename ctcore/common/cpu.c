@@ -28,6 +28,8 @@ static unsigned detect_flags(void)
         return 0;
     if ((edx >> 26) & 1)
         flags |= CT_CPU_FLAG_SSE2;
+    if ((ecx >> 19) & 1)
+        flags |= CT_CPU_FLAG_SSE41;
     const int fma = (ecx >> 12) & 1;
     const int osxsave = (ecx >> 27) & 1;
     const int avx = (ecx >> 28) & 1;
@@ -80,6 +82,11 @@ static ct_simd simd_from_environment(void)
 unsigned ct_cpu_flags(void)
 {
     return detect_flags() & flags_up_to(simd_from_environment());
+}
+
+unsigned ct_cpu_flags_detected(void)
+{
+    return detect_flags();
 }
 
 unsigned ct_cpu_flags_for(ct_simd simd)

@@ -13,6 +13,7 @@
 enum {
     CT_CPU_FLAG_SSE2 = 1 << 0,
     CT_CPU_FLAG_AVX2 = 1 << 1, /* AVX2 and FMA, with YMM state saved by the OS */
+    CT_CPU_FLAG_SSE41 = 1 << 2, /* only in ct_cpu_flags_detected() */
 };
 
 /*
@@ -26,5 +27,10 @@ unsigned ct_cpu_flags(void);
  * ct_cpu_flags(), CT_SIMD_C none, CT_SIMD_SSE2 at most SSE2, CT_SIMD_AVX2
  * at most AVX2. */
 unsigned ct_cpu_flags_for(ct_simd simd);
+
+/* What the CPU has, CT_SIMD ignored: for the few results that follow the
+ * CPU the reference runs on rather than a SIMD level of ours (libopus
+ * picks its SILK VAD by the CPU's SSE4.1 at run time). */
+unsigned ct_cpu_flags_detected(void);
 
 #endif

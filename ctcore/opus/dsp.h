@@ -13,7 +13,11 @@
 #ifndef CTCORE_OPUS_DSP_H
 #define CTCORE_OPUS_DSP_H
 
+#include <stdint.h>
+
 #include "ctcore/ctcore.h"
+
+struct ct_silk_encoder_state;
 
 typedef struct ct_opus_dsp {
     /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
@@ -33,11 +37,17 @@ typedef struct ct_opus_dsp {
     float (*pvq_search)(float *x, int *iy, int k, int n);
     /* libopusenc resample.c inner_product_single: the filter's dot product */
     float (*resampler_inner_product)(const float *a, const float *b, unsigned len);
+    /* silk/VAD.c silk_VAD_GetSA_Q8: the speech activity of a frame. Not a
+     * kernel with a twin: libopus runs silk/x86/VAD_sse4_1.c's version,
+     * whose power scaling differs from the C one, on CPUs with SSE4.1 */
+    int (*vad_get_sa_q8)(struct ct_silk_encoder_state *psEncC, const int16_t pIn[]);
 } ct_opus_dsp;
 
 /* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic
- * of Debian's build, whatever wider SIMD the CPU has. simd is resolved
- * (ct_simd_resolve). */
+ * of Debian's build, whatever wider SIMD the CPU has; and the VAD that
+ * libopus picks on this CPU (the SSE4.1 one where the CPU has SSE4.1,
+ * whatever CT_SIMD says, except for CT_SIMD_C: a build without
+ * intrinsics). simd is resolved (ct_simd_resolve). */
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd);
 
 void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len);

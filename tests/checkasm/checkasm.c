@@ -37,6 +37,8 @@ static const struct {
 static void (*const codecs[])(void) = {
     checkasm_check_jpeg,
     checkasm_check_mp3,
+    checkasm_check_opus,
+    checkasm_check_silk_vad,
 };
 
 /* A kernel tested under a name (tested once however many levels keep it). */

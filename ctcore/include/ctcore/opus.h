@@ -8,10 +8,9 @@
  * quality 5); the tonality analysis looks up to 2 s ahead, so packets come
  * out up to the decision delay after their samples were sent.
  *
- * This part of the port encodes what libopus encodes in CELT mode: every
- * frame that libopus would code with SILK or Hybrid (speech and low
- * bitrates) stops the stream with CT_EUNSUPPORTED and a message saying so,
- * never with other bytes.
+ * Every frame is coded as libopus codes it: CELT, SILK (speech, low
+ * bitrates) or Hybrid (SILK's low band under CELT's high band), with the
+ * redundant frames of its mode switches.
  *
  * The shape of every ctcore encoder: settings with their defaults
  * (ct_opus_settings_default), then send/receive: new, send samples,
@@ -62,10 +61,22 @@ typedef enum ct_opus_format {
 typedef struct ct_opus_settings {
     int sample_rate;    /* of the input, in Hz: 100 .. 768000 as
                            libopusenc (resampled to 48 kHz unless 48000) */
-    int channels;       /* of the input: 1 or 2 */
-    int bitrate;        /* bit/s: 0 = opusenc's default for the channels
-                           and rate; else 500 .. 256000 per channel
-                           (opusenc refuses less and clamps more) */
+    int channels;       /* of the input: 1 .. 255, interleaved in the order
+                           libopusenc takes (mapping family 1's, Vorbis
+                           I's): 1 mono; 2 L R; 3 L C R; 4 FL FR RL RR;
+                           5 FL C FR RL RR; 6 (5.1) FL C FR RL RR LFE;
+                           7 (6.1) FL C FR SL SR RC LFE; 8 (7.1) FL C FR
+                           SL SR RL RR LFE; above 8 any (family 255, each
+                           channel its own stream). opusenc's WAV reader
+                           puts WAV's order (FL FR C LFE ...) into this one;
+                           ctopus and the element do too. Like opusenc,
+                           3 and more channels are mixed down to stereo
+                           (to mono above 8) when bitrate is below 16000 per
+                           channel. */
+    int bitrate;        /* bit/s: 0 = opusenc's default for the streams
+                           and rate (64000 per stream, 32000 more per
+                           coupled one at 48 kHz); else 500 .. 256000 per
+                           channel (opusenc refuses less and clamps more) */
     ct_opus_bitrate_type bitrate_type;
     int complexity;     /* --comp: 0 .. 10 (10) */
     int frame_size;     /* --framesize, in samples at 48 kHz: 120 (2.5 ms),
@@ -142,8 +153,7 @@ CT_API void ct_opus_encoder_free(ct_opus_encoder *encoder);
 CT_API int ct_opus_send_samples(ct_opus_encoder *encoder, const void *pcm,
                                 ct_opus_format format, size_t frames);
 /* The next page or packet: CT_OK, CT_EAGAIN when none is ready, CT_EOF
- * after the drain once all are out, or an error code (CT_EUNSUPPORTED:
- * libopus would code a frame with SILK or Hybrid). */
+ * after the drain once all are out, or an error code. */
 CT_API int ct_opus_receive(ct_opus_encoder *encoder, ct_opus_packet *packet);
 /* End of input: the signal is extended past its end as libopusenc
  * extends it, and every packet becomes available. A second call does

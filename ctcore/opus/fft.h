@@ -1,0 +1,40 @@
+/*
+ * CELT's forward complex FFT (KISS FFT, mixed radix 2/3/4/5) in the float
+ * build. Ports celt/kiss_fft.{c,h}, forward transform only; the states are
+ * the standard mode's precomputed ones (mode.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from libopus 1.3.1 (BSD-3-Clause, Xiph.Org Foundation and
+ * contributors)
+ */
+#ifndef CTCORE_OPUS_FFT_H
+#define CTCORE_OPUS_FFT_H
+
+#include <stdint.h>
+
+/* kiss_fft_cpx, and kiss_twiddle_cpx (the same in the float build) */
+typedef struct ct_fft_cpx {
+    float r;
+    float i;
+} ct_fft_cpx;
+
+#define CT_MAXFACTORS 8
+
+/* kiss_fft_state without arch_fft (no arch-specific FFT on x86) */
+typedef struct ct_fft_state {
+    int nfft;
+    float scale;
+    int shift;
+    int16_t factors[2 * CT_MAXFACTORS];
+    const int16_t *bitrev;
+    const ct_fft_cpx *twiddles;
+} ct_fft_state;
+
+/* opus_fft_c: fout = the FFT of fin scaled by 1/nfft (bit-reversed copy,
+ * then ct_opus_fft_impl); fin and fout must differ */
+void ct_opus_fft(const ct_fft_state *cfg, const ct_fft_cpx *fin,
+                 ct_fft_cpx *fout);
+/* opus_fft_impl: the in-place butterflies on bit-reversed input */
+void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout);
+
+#endif

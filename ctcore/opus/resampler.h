@@ -1,0 +1,86 @@
+/*
+ * The speex resampler as libopusenc builds it (float, quality 5 as it asks
+ * for, RESAMPLE_FULL_SINC_TABLE: always the direct sinc table, whatever
+ * the ratio): the input at any rate to 48 kHz. The filter's dot product is
+ * the kernel table's resampler_inner_product (the SSE 4-lane sums in
+ * Debian's build).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * Ported from libopusenc 0.2.1 src/resample.c (BSD-3-Clause, Jean-Marc
+ * Valin, Thorvald Natvig, Xiph.Org Foundation and contributors)
+ */
+#ifndef CTCORE_OPUS_RESAMPLER_H
+#define CTCORE_OPUS_RESAMPLER_H
+
+#include <stdint.h>
+
+#include "opus/dsp.h"
+
+/* As many as Opus has (mapping family 255) */
+#define CT_RESAMPLER_MAX_CHANNELS 255
+
+/* speex_resampler.h's RESAMPLER_ERR_* */
+enum {
+    CT_RESAMPLER_ERR_SUCCESS = 0,
+    CT_RESAMPLER_ERR_ALLOC_FAILED = 1,
+    CT_RESAMPLER_ERR_BAD_STATE = 2,
+    CT_RESAMPLER_ERR_INVALID_ARG = 3,
+    CT_RESAMPLER_ERR_PTR_OVERLAP = 4,
+    CT_RESAMPLER_ERR_OVERFLOW = 5,
+};
+
+/* SpeexResamplerState_; the per-channel arrays are fixed, mem and
+ * sinc_table are allocated (the table holds filt_len * den_rate floats:
+ * 12800 for 44.1 kHz, several MB for odd rates). */
+typedef struct ct_resampler {
+    uint32_t in_rate;
+    uint32_t out_rate;
+    uint32_t num_rate;
+    uint32_t den_rate;
+
+    int quality;
+    uint32_t nb_channels;
+    uint32_t filt_len;
+    uint32_t mem_alloc_size;
+    uint32_t buffer_size;
+    int int_advance;
+    int frac_advance;
+    float cutoff;
+    uint32_t oversample;
+    int initialised;
+    int started;
+
+    int32_t last_sample[CT_RESAMPLER_MAX_CHANNELS];
+    uint32_t samp_frac_num[CT_RESAMPLER_MAX_CHANNELS];
+    uint32_t magic_samples[CT_RESAMPLER_MAX_CHANNELS];
+
+    float *mem;
+    float *sinc_table;
+    uint32_t sinc_table_length;
+    /* 0 after a failed allocation: resampler_basic_zero, else the direct
+       single-precision filter (the only one quality 5 uses) */
+    int filter_ok;
+
+    int in_stride;
+    int out_stride;
+
+    const ct_opus_dsp *dsp;
+} ct_resampler;
+
+/* speex_resampler_init into *st (nothing allocated on failure): returns
+ * CT_RESAMPLER_ERR_*. nb_channels 1 .. CT_RESAMPLER_MAX_CHANNELS. */
+int ct_resampler_init(ct_resampler *st, uint32_t nb_channels, uint32_t in_rate,
+                      uint32_t out_rate, int quality, const ct_opus_dsp *dsp);
+/* speex_resampler_destroy: frees mem and the sinc table (st itself is the
+ * caller's); a zeroed or destroyed st is fine. */
+void ct_resampler_destroy(ct_resampler *st);
+int ct_resampler_process_float(ct_resampler *st, uint32_t channel_index, const float *in,
+                               uint32_t *in_len, float *out, uint32_t *out_len);
+/* in may be NULL (zeros). */
+int ct_resampler_process_interleaved_float(ct_resampler *st, const float *in, uint32_t *in_len,
+                                           float *out, uint32_t *out_len);
+int ct_resampler_get_input_latency(const ct_resampler *st);
+int ct_resampler_get_output_latency(const ct_resampler *st);
+int ct_resampler_skip_zeros(ct_resampler *st);
+
+#endif
