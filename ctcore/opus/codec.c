@@ -2040,19 +2040,6 @@ int ct_opus_encoder_set_lsb_depth(ct_opus_codec *st, int32_t value)
     return CT_OPUS_OK;
 }
 
-int ct_opus_encoder_set_expert_frame_duration(ct_opus_codec *st,
-                                              int32_t value)
-{
-    if (value != CT_OPUS_FRAMESIZE_ARG && value != CT_OPUS_FRAMESIZE_2_5_MS &&
-        value != CT_OPUS_FRAMESIZE_5_MS && value != CT_OPUS_FRAMESIZE_10_MS &&
-        value != CT_OPUS_FRAMESIZE_20_MS && value != CT_OPUS_FRAMESIZE_40_MS &&
-        value != CT_OPUS_FRAMESIZE_60_MS && value != CT_OPUS_FRAMESIZE_80_MS &&
-        value != CT_OPUS_FRAMESIZE_100_MS && value != CT_OPUS_FRAMESIZE_120_MS)
-        return CT_OPUS_BAD_ARG;
-    st->variable_duration = value;
-    return CT_OPUS_OK;
-}
-
 int ct_opus_encoder_set_prediction_disabled(ct_opus_codec *st, int32_t value)
 {
     if (value > 1 || value < 0)
@@ -2077,43 +2064,6 @@ int ct_opus_encoder_set_force_mode(ct_opus_codec *st, int32_t value)
         return CT_OPUS_BAD_ARG;
     st->user_forced_mode = value;
     return CT_OPUS_OK;
-}
-
-int ct_opus_encoder_set_dtx(ct_opus_codec *st, int32_t value)
-{
-    if (value < 0 || value > 1)
-        return CT_OPUS_BAD_ARG;
-    st->use_dtx = value;
-    return CT_OPUS_OK;
-}
-
-int ct_opus_encoder_set_inband_fec(ct_opus_codec *st, int32_t value)
-{
-    if (value < 0 || value > 1)
-        return CT_OPUS_BAD_ARG;
-    st->silk_mode.useInBandFEC = value;
-    return CT_OPUS_OK;
-}
-
-int32_t ct_opus_encoder_get_in_dtx(const ct_opus_codec *st)
-{
-    int32_t value;
-    if (st->silk_mode.useDTX && (st->prev_mode == CT_MODE_SILK_ONLY ||
-                                 st->prev_mode == CT_MODE_HYBRID)) {
-        /* DTX determined by Silk. */
-        int n;
-        value = 1;
-        for (n = 0; n < st->silk_mode.nChannelsInternal; n++) {
-            value = value && st->silk_enc.state_Fxx[n].sCmn.noSpeechCounter >=
-                                 NB_SPEECH_FRAMES_BEFORE_DTX;
-        }
-    } else if (st->use_dtx) {
-        /* DTX determined by Opus. */
-        value = st->nb_no_activity_frames >= NB_SPEECH_FRAMES_BEFORE_DTX;
-    } else {
-        value = 0;
-    }
-    return value;
 }
 
 void ct_opus_encoder_reset_state(ct_opus_codec *st)

@@ -161,22 +161,12 @@ int ct_opus_encoder_set_max_bandwidth(ct_opus_codec *st, int32_t value);
 int ct_opus_encoder_set_bandwidth(ct_opus_codec *st, int32_t value);
 /* CT_OPUS_AUTO or a CT_MODE_* */
 int ct_opus_encoder_set_force_mode(ct_opus_codec *st, int32_t value);
-/* OPUS_SET_DTX and OPUS_SET_INBAND_FEC: 0 or 1 (opusenc's --set-ctl-int
- * reaches them) */
-int ct_opus_encoder_set_dtx(ct_opus_codec *st, int32_t value);
-int ct_opus_encoder_set_inband_fec(ct_opus_codec *st, int32_t value);
-/* OPUS_GET_IN_DTX: whether the last frame was a DTX frame (SILK's or the
- * generalised DTX's) */
-int32_t ct_opus_encoder_get_in_dtx(const ct_opus_codec *st);
 int ct_opus_encoder_set_prediction_disabled(ct_opus_codec *st,
                                             int32_t value);
 int ct_opus_encoder_set_phase_inversion_disabled(ct_opus_codec *st,
                                                  int32_t value);
 /* Only before the first frame, or to the same application */
 int ct_opus_encoder_set_application(ct_opus_codec *st, int32_t value);
-/* CT_OPUS_FRAMESIZE_ARG .. CT_OPUS_FRAMESIZE_120_MS */
-int ct_opus_encoder_set_expert_frame_duration(ct_opus_codec *st,
-                                              int32_t value);
 /* OPUS_GET_LOOKAHEAD: Fs/400 + delay_compensation */
 int32_t ct_opus_encoder_get_lookahead(const ct_opus_codec *st);
 /* OPUS_GET_BITRATE: user_bitrate_to_bitrate for the last frame size */
