@@ -85,13 +85,13 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
         speech_nrg = Xnrg[b] - v->NL[b];
         if (speech_nrg > 0) {
             if ((Xnrg[b] & 0xFF800000) == 0)
-                ratio[b] = (Xnrg[b] << 8) / (v->NL[b] + 1);
+                ratio[b] = silk_LSHIFT(Xnrg[b], 8) / (v->NL[b] + 1);
             else
                 ratio[b] = Xnrg[b] / ((v->NL[b] >> 8) + 1);
             SNR_Q7 = ct_silk_lin2log(ratio[b]) - 8 * 128;
             sumSquared = silk_SMLABB(sumSquared, SNR_Q7, SNR_Q7);
             if (speech_nrg < ((int32_t)1 << 20))
-                SNR_Q7 = silk_SMULWB(silk_SQRT_APPROX(speech_nrg) << 6, SNR_Q7);
+                SNR_Q7 = silk_SMULWB(silk_LSHIFT(silk_SQRT_APPROX(speech_nrg), 6), SNR_Q7);
             input_tilt = silk_SMLAWB(input_tilt, tiltWeights[b], SNR_Q7);
         } else {
             ratio[b] = 256;
@@ -100,7 +100,7 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
     pSNR_dB_Q7 = (int16_t)(3 * silk_SQRT_APPROX(sumSquared / VAD_N_BANDS));
     SA_Q15 = ct_silk_sigm_Q15(silk_SMULWB(VAD_SNR_FACTOR_Q16, pSNR_dB_Q7) -
                               VAD_NEGATIVE_OFFSET_Q5);
-    psEncC->input_tilt_Q15 = (ct_silk_sigm_Q15(input_tilt) - 16384) << 1;
+    psEncC->input_tilt_Q15 = silk_LSHIFT(ct_silk_sigm_Q15(input_tilt) - 16384, 1);
     speech_nrg = 0;
     for (b = 0; b < VAD_N_BANDS; b++)
         speech_nrg += (b + 1) * ((Xnrg[b] - v->NL[b]) >> 4);
@@ -111,7 +111,7 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
             SA_Q15 >>= 1;
         else if (speech_nrg < 16384)
             SA_Q15 =
-                silk_SMULWB(32768 + silk_SQRT_APPROX(speech_nrg << 16), SA_Q15);
+                silk_SMULWB(32768 + silk_SQRT_APPROX(silk_LSHIFT(speech_nrg, 16)), SA_Q15);
     } else { /* VAD_sse4_1.c:233-247 */
         if (speech_nrg <= 0) {
             SA_Q15 >>= 1;
