@@ -28,6 +28,11 @@
 /* At that point we can stop counting frames because it no longer matters. */
 #define CT_OPUS_ANALYSIS_COUNT_MAX 10000
 #define CT_OPUS_DETECT_SIZE        100
+/* The entries kept (ct ring): the reference keeps DETECT_SIZE in a ring;
+ * this history holds them by their number, so that the writer may run up
+ * to CT_OPUS_ANALYSIS_HISTORY - CT_OPUS_DETECT_SIZE entries ahead of what
+ * a reader's view still reads. */
+#define CT_OPUS_ANALYSIS_HISTORY 512
 
 typedef struct ct_analysis_info {
     int valid;
@@ -89,6 +94,20 @@ typedef struct ct_tonality_analysis {
     float downmix_state[3];
     ct_analysis_info info[CT_OPUS_DETECT_SIZE];
 } ct_tonality_analysis;
+
+/*
+ * What a reader sees of the writer (ct): the entries written so far and
+ * its count, as they were right after the analysis of one encoder call.
+ * The reference's reader reads the writer's live write_pos and count; a
+ * view taken at the same point gives it the same numbers later.
+ */
+typedef struct ct_tonality_view {
+    int64_t write_count; /* entries written since the reset */
+    int count;
+} ct_tonality_view;
+
+/* The writer's view now. */
+void ct_opus_tonality_view(const ct_tonality_analysis *tonal, ct_tonality_view *view);
 
 /* Sets Fs (48000, 24000 or 16000) and resets the rest; application is the
  * caller's to set. */

@@ -102,6 +102,30 @@ int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
                             int analysis_frame_size, unsigned char *data,
                             int32_t max_data_bytes);
 
+/*
+ * The frame ring's split of ct_opus_ms_encode_float (graph.c): the half of
+ * each stream's run_analysis that reads the signal runs ahead in the
+ * Analysis node, the rest in Encode, with the bytes of the whole call.
+ *
+ * ct_opus_ms_analysis_write: for a call of ct_opus_ms_encode_float with
+ * analysis_frame_size samples buffered (pcm_at(ctx, offset) gives the
+ * interleaved samples from offset on, at least 960 of them contiguous) and
+ * the frame_size it selects, each stream's tonality_analysis calls as that
+ * call makes them (streams whose analysis is off are skipped), then each
+ * stream's view of its analysis after them into views[layout.nb_streams].
+ * Touches only the streams' analysis writers (analysis.h): it may run while
+ * ct_opus_ms_encode_float_analysed codes an earlier frame.
+ */
+void ct_opus_ms_analysis_write(ct_opus_ms_encoder *st, const float *(*pcm_at)(const void *ctx,
+                                                                               int offset),
+                               const void *ctx, int analysis_frame_size, int frame_size,
+                               ct_tonality_view *views);
+/* ct_opus_ms_encode_float for a call whose analysis ct_opus_ms_analysis_write
+ * has done, views its result: reads only frame_size samples of pcm. */
+int ct_opus_ms_encode_float_analysed(ct_opus_ms_encoder *st, const float *pcm,
+                                     int analysis_frame_size, const ct_tonality_view *views,
+                                     unsigned char *data, int32_t max_data_bytes);
+
 /* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send
  * (the others are not ported).
  * The per-stream ones go to every stream as there; each returns CT_OPUS_OK

@@ -104,12 +104,18 @@ typedef struct ct_opus_settings {
                            those of their SSE build (Debian's: the SSE inner
                            products, comb filter and PVQ search are part of
                            the result) */
+    int frames_in_flight; /* on a pool of more than one worker, the frames
+                           encoded at once (the ring): 0 = 4 per worker, 16
+                           to 128; 1 .. CT_OPUS_MAX_FRAMES_IN_FLIGHT (on any
+                           pool). Never changes the bytes. */
 } ct_opus_settings;
+
+#define CT_OPUS_MAX_FRAMES_IN_FLIGHT 128
 
 /* opusenc's defaults for 48 kHz stereo: bitrate 0 (opusenc's formula),
  * unconstrained VBR, complexity 10, 20 ms frames, signal auto, no expected
  * loss, 1000 ms pages, serial 0, lsb_depth 0, padding 512, no comments,
- * Ogg output, CT_SIMD_AUTO. */
+ * Ogg output, CT_SIMD_AUTO, frames_in_flight 0. */
 CT_API void ct_opus_settings_default(ct_opus_settings *settings);
 
 /* opusenc's ENCODER_OPTIONS for settings that differ from the defaults,

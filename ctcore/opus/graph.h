@@ -1,0 +1,99 @@
+/*
+ * The frames of an Opus stream (graph.c): on one worker with no ring the
+ * sequential path (libopusenc's OggOpusEnc, stream.c, on the caller's
+ * thread); else the frame ring, one stream spread over the pool's workers
+ * with the sequential path's bytes. The nodes and their edges are drawn
+ * in graph.c and docs/opus.md.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * New in ct.
+ */
+#ifndef CTCORE_OPUS_GRAPH_H
+#define CTCORE_OPUS_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctcore/runtime.h"
+#include "opus/stream.h"
+
+/* The most frames in flight: the tonality analysis' history (512 entries,
+ * analysis.h) holds what Encode still reads while the Analysis node runs
+ * up to 3 entries per frame ahead. */
+#define CT_OPUS_GRAPH_MAX_RING 128
+
+typedef struct ct_opus_graph ct_opus_graph;
+
+/* The ring ct_opus_encoder_new asks for: frames_in_flight (clamped to
+ * CT_OPUS_GRAPH_MAX_RING) where > 0, else on a pool of more than one
+ * worker ct_pipeline_ring_size(pool), else 0 (the sequential path). */
+size_t ct_opus_graph_ring_for(const ct_pool *pool, int frames_in_flight);
+
+/*
+ * The frame ring of `ring` slots (1 .. CT_OPUS_GRAPH_MAX_RING) on `pool`
+ * (NULL or one worker: every frame runs through all nodes at its push,
+ * the decomposition alone) for streams of `channels` channels at `rate`.
+ * NULL when out of memory.
+ */
+ct_opus_graph *ct_opus_graph_new(ct_pool *pool, size_t ring, int rate, int channels);
+/* Stops (ct_opus_graph_stop) and frees; NULL is ignored. */
+void ct_opus_graph_free(ct_opus_graph *graph);
+
+/* A new stream: `stream` (created, its ctls sent, no samples yet) is the
+ * graph's until ct_opus_graph_stop. Returns CT_OPE_OK or CT_OPE_ALLOC_FAIL. */
+int ct_opus_graph_start(ct_opus_graph *graph, ct_ogg_opus_enc *stream);
+/* Stops every frame in flight and waits for the running nodes: the stream
+ * may then be destroyed. */
+void ct_opus_graph_stop(ct_opus_graph *graph);
+
+/* ope_encoder_write_float on the ring: the stream's bytes as if the
+ * samples went to ct_opus_ope_encoder_write_float. Finished packets reach
+ * the stream's Ogg packer (and packet callback) in order; when the ring is
+ * full, the caller's thread works on it. Returns a CT_OPE_* code. */
+int ct_opus_graph_write_float(ct_opus_graph *graph, const float *pcm, int samples_per_channel);
+/* ope_encoder_drain on the ring: every packet to the stream. */
+int ct_opus_graph_drain(ct_opus_graph *graph);
+/* The finished packets to the stream without waiting (the caller receives
+ * pages between its writes). Returns a CT_OPE_* code. */
+int ct_opus_graph_collect(ct_opus_graph *graph);
+
+/* Tests: the optional nodes forced off, whatever the rules choose; before
+ * a stream's first samples, and for every later stream. Never changes the
+ * bytes. */
+enum {
+    /* the caller's thread resamples, through the stream's resampler */
+    CT_OPUS_GRAPH_RESAMPLE_INLINE = 1 << 0,
+    /* Encode runs each stream's tonality analysis itself, as the
+     * sequential path */
+    CT_OPUS_GRAPH_ANALYSIS_INLINE = 1 << 1,
+};
+void ct_opus_graph_force(ct_opus_graph *graph, unsigned flags);
+
+/* The ring's nodes, in the order a frame passes them. */
+typedef enum ct_opus_graph_node {
+    CT_OPUS_NODE_INPUT,    /* the caller's thread: samples in, frames out
+                              (serial) */
+    CT_OPUS_NODE_RESAMPLE, /* ×N */
+    CT_OPUS_NODE_ANALYSIS, /* serial */
+    CT_OPUS_NODE_ENCODE,   /* serial */
+    CT_OPUS_NUM_NODES
+} ct_opus_graph_node;
+
+const char *ct_opus_graph_node_name(ct_opus_graph_node node);
+/* Whether the node takes the frames one at a time in order. */
+bool ct_opus_graph_node_serial(ct_opus_graph_node node);
+
+/*
+ * A trace for bench/opus_stages: with `on`, from now on each node adds its
+ * busy time (CLOCK_MONOTONIC, summed over its runs on all workers) to the
+ * trace, which starts empty; off: none (the default). Only while no frame
+ * is in flight. Returns CT_OK or CT_ENOMEM.
+ */
+int ct_opus_graph_trace(ct_opus_graph *graph, bool on);
+/* The trace so far (zeros without one), while no frame is in flight, and
+ * the frames encoded (may be NULL). */
+void ct_opus_graph_trace_read(const ct_opus_graph *graph, double seconds[CT_OPUS_NUM_NODES],
+                              uint64_t *frames);
+
+#endif
