@@ -43,9 +43,9 @@
 
 #include "cases.h"
 
-#define EXIT_SKIP 77
+#define EXIT_SKIP   77
 #define MAX_THREADS 16
-#define MAX_CLIPS 64
+#define MAX_CLIPS   64
 #define MAX_CONFIGS 32
 
 enum {
@@ -64,20 +64,27 @@ typedef struct config {
 } config;
 
 static const config configs[] = {
-    {1, 1, 0},   {1, 2, R},   {1, 16, A},  {1, 128, RA}, {2, 0, 0},   {3, 0, R},  {4, 0, A},
-    {5, 0, RA},  {6, 0, 0},   {7, 0, R},   {16, 0, A},   {2, 1, A},   {2, 2, RA}, {2, 128, R},
-    {3, 2, A},   {7, 2, A},   {7, 128, RA}, {16, 1, RA}, {0, 2, R},
+    {1, 1, 0},  {1, 2, R},    {1, 16, A},  {1, 128, RA}, {2, 0, 0},
+    {3, 0, R},  {4, 0, A},    {5, 0, RA},  {6, 0, 0},    {7, 0, R},
+    {16, 0, A}, {2, 1, A},    {2, 2, RA},  {2, 128, R},  {3, 2, A},
+    {7, 2, A},  {7, 128, RA}, {16, 1, RA}, {0, 2, R},
 };
 
 static const config quick_configs[] = {
-    {1, 2, R}, {2, 0, 0}, {2, 128, A}, {3, 2, RA}, {4, 1, R}, {7, 0, A}, {0, 1, RA},
+    {1, 2, R}, {2, 0, 0}, {2, 128, A}, {3, 2, RA},
+    {4, 1, R}, {7, 0, A}, {0, 1, RA},
 };
 
 /* --quick: the settings for the corpus excerpts (default, the fastest
  * CELT, the shortest and longest frames, SILK, Hybrid), the clips and the
  * excerpts' length. */
 static const char *const quick_flags[] = {
-    "", "--comp 0", "--framesize 2.5", "--framesize 60", "--bitrate 12", "--bitrate 32",
+    "",
+    "--comp 0",
+    "--framesize 2.5",
+    "--framesize 60",
+    "--bitrate 12",
+    "--bitrate 32",
 };
 static const char *const quick_clips[] = {
     "metal_muldjord_44k1_stereo.wav",
@@ -134,14 +141,15 @@ static int output_add(output *o, const ct_opus_packet *p)
         o->records_cap = cap;
     }
     memcpy(o->data + o->size, p->data, p->size);
-    o->records[o->count++] = (record){o->size, p->size, p->granule, p->duration, p->header, p->eos};
+    o->records[o->count++] =
+        (record){o->size, p->size, p->granule, p->duration, p->header, p->eos};
     o->size += p->size;
     return CT_OK;
 }
 
 /* 1 when identical; else 0 and where they first differ in why. */
-static int same_output(const output *got, const output *ref, const char *unit, char *why,
-                       size_t size)
+static int same_output(const output *got, const output *ref, const char *unit,
+                       char *why, size_t size)
 {
     size_t at = 0, k = 0;
 
@@ -151,10 +159,11 @@ static int same_output(const output *got, const output *ref, const char *unit, c
         while (k + 1 < ref->count && ref->records[k + 1].offset <= at)
             k++;
         snprintf(why, size,
-                 "%zu bytes (%zu %ss) vs %zu (%zu), first difference at byte %zu (%s %zu of "
-                 "the reference, byte %zu of it, granule %lld)",
-                 got->size, got->count, unit, ref->size, ref->count, at, unit, k,
-                 ref->count ? at - ref->records[k].offset : 0,
+                 "%zu bytes (%zu %ss) vs %zu (%zu), first difference at "
+                 "byte %zu (%s %zu, from 0, of the reference, byte %zu of "
+                 "it, granule %lld)",
+                 got->size, got->count, unit, ref->size, ref->count, at, unit,
+                 k, ref->count ? at - ref->records[k].offset : 0,
                  ref->count ? (long long)ref->records[k].granule : -1LL);
         return 0;
     }
@@ -162,14 +171,18 @@ static int same_output(const output *got, const output *ref, const char *unit, c
         const record *g = k < got->count ? &got->records[k] : NULL;
         const record *r = k < ref->count ? &ref->records[k] : NULL;
         if (!g || !r || g->size != r->size || g->granule != r->granule ||
-            g->duration != r->duration || g->header != r->header || g->eos != r->eos) {
+            g->duration != r->duration || g->header != r->header ||
+            g->eos != r->eos) {
             snprintf(why, size,
-                     "the same bytes, but %s %zu differs: size %lld vs %lld, granule %lld vs "
-                     "%lld, duration %d vs %d, header %d vs %d, eos %d vs %d",
-                     unit, k, g ? (long long)g->size : -1LL, r ? (long long)r->size : -1LL,
-                     g ? (long long)g->granule : 0, r ? (long long)r->granule : 0,
-                     g ? g->duration : 0, r ? r->duration : 0, g ? g->header : 0,
-                     r ? r->header : 0, g ? g->eos : 0, r ? r->eos : 0);
+                     "the same bytes, but %s %zu differs: size %lld vs %lld, "
+                     "granule %lld vs %lld, duration %d vs %d, header %d vs "
+                     "%d, eos %d vs %d",
+                     unit, k, g ? (long long)g->size : -1LL,
+                     r ? (long long)r->size : -1LL,
+                     g ? (long long)g->granule : 0,
+                     r ? (long long)r->granule : 0, g ? g->duration : 0,
+                     r ? r->duration : 0, g ? g->header : 0, r ? r->header : 0,
+                     g ? g->eos : 0, r ? r->eos : 0);
             return 0;
         }
     }
@@ -188,8 +201,8 @@ typedef struct input {
 
 /* How a run feeds the encoder. */
 typedef struct feed {
-    int first_piece; /* where in the cycle of piece sizes it starts;
-                        -1: the whole input in one piece */
+    int first_piece;  /* where in the cycle of piece sizes it starts;
+                         -1: the whole input in one piece */
     int receive_late; /* receive only after the drain */
     long stop_at;     /* > 0: a first stream of that many frames, cut off
                          by ct_opus_reset, before the whole */
@@ -207,8 +220,8 @@ static int receive_all(ct_opus_encoder *enc, output *out)
 
 /* One stream: its first `stop` frames and no drain (all and the drain
  * when 0). out may be NULL (output thrown away). CT_OK or the failure. */
-static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd, long stop,
-                         output *out)
+static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd,
+                         long stop, output *out)
 {
     static const long pieces[] = {1, 7, 960, 4096, 333, 48000};
     const opus_wav *w = &in->wav;
@@ -219,7 +232,9 @@ static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd, 
         long n = k < 0 ? end - at : pieces[k++ % (int)COUNT(pieces)];
         if (n > end - at)
             n = end - at;
-        r = ct_opus_send_samples(enc, w->data + (size_t)at * (size_t)w->channels * (size_t)w->sample_bytes,
+        r = ct_opus_send_samples(enc,
+                                 w->data + (size_t)at * (size_t)w->channels *
+                                               (size_t)w->sample_bytes,
                                  w->format, (size_t)n);
         if (r != CT_OK)
             return r;
@@ -238,8 +253,9 @@ static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd, 
 /* The case on the pool with `ring` frames in flight and the nodes of
  * `force` forced off (the sequential path for a NULL pool and ring 0,
  * which must have no ring; every other run must have one). */
-static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode, const input *in,
-                  const feed *fd, output *out, char *why, size_t why_size)
+static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode,
+                  const input *in, const feed *fd, output *out, char *why,
+                  size_t why_size)
 {
     ct_opus_settings s = in->settings;
     ct_opus_encoder *enc;
@@ -253,7 +269,8 @@ static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode, 
         return r;
     graph = ct_opus_encoder_graph(enc);
     if ((graph != NULL) != (pool != NULL || ring > 0)) {
-        snprintf(why, why_size, graph ? "a ring on the sequential path" : "no ring");
+        snprintf(why, why_size,
+                 graph ? "a ring on the sequential path" : "no ring");
         ct_opus_encoder_free(enc);
         return CT_ESTATE;
     }
@@ -267,7 +284,8 @@ static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode, 
     if (r == CT_OK)
         r = encode_stream(enc, in, fd, 0, out);
     if (r != CT_OK)
-        snprintf(why, why_size, "%s: %s", ct_strerror(r), ct_opus_encoder_error(enc));
+        snprintf(why, why_size, "%s: %s", ct_strerror(r),
+                 ct_opus_encoder_error(enc));
     ct_opus_encoder_free(enc);
     return r;
 }
@@ -279,15 +297,16 @@ typedef struct matrix {
     int num_configs;
     ct_pool *pools[MAX_THREADS + 1];
     int run[MAX_CONFIGS], identical[MAX_CONFIGS];
-    int index;  /* of the next case in the whole matrix, run or filtered
-                   out: a filtered run repeats the full one's runs */
+    int index; /* of the next case in the whole matrix, run or filtered
+                  out: a filtered run repeats the full one's runs */
     int cases, failures;
     const char *filter;
 } matrix;
 
 static const char *force_name(unsigned force)
 {
-    static const char *const names[] = {"none", "resample", "analysis", "resample+analysis"};
+    static const char *const names[] = {"none", "resample", "analysis",
+                                        "resample+analysis"};
     return names[force & 3];
 }
 
@@ -302,9 +321,10 @@ static void run_case(matrix *m, input *in, int i)
     int ok = 1;
 
     m->cases++;
-    if (encode(NULL, 0, 0, CT_OPUS_OUTPUT_OGG, in, &plain, &ref, why, sizeof(why)) != CT_OK ||
-        encode(NULL, 0, 0, CT_OPUS_OUTPUT_PACKETS, in, &plain, &ref_packets, why, sizeof(why)) !=
-            CT_OK) {
+    if (encode(NULL, 0, 0, CT_OPUS_OUTPUT_OGG, in, &plain, &ref, why,
+               sizeof(why)) != CT_OK ||
+        encode(NULL, 0, 0, CT_OPUS_OUTPUT_PACKETS, in, &plain, &ref_packets,
+               why, sizeof(why)) != CT_OK) {
         printf("FAIL %s: the sequential path failed: %s\n", in->name, why);
         for (int c = 0; c < m->num_configs; c++)
             m->run[c]++;
@@ -327,11 +347,11 @@ static void run_case(matrix *m, input *in, int i)
         fd.stop_at = c == reset_config ? in->wav.frames / 3 + 1 : 0;
         m->run[c]++;
         r = encode(m->pools[cf->threads], cf->ring, force,
-                   packets ? CT_OPUS_OUTPUT_PACKETS : CT_OPUS_OUTPUT_OGG, in, &fd, &got, why,
-                   sizeof(why));
+                   packets ? CT_OPUS_OUTPUT_PACKETS : CT_OPUS_OUTPUT_OGG, in,
+                   &fd, &got, why, sizeof(why));
         if (r == CT_OK &&
-            same_output(&got, packets ? &ref_packets : &ref, packets ? "packet" : "page", why,
-                        sizeof(why))) {
+            same_output(&got, packets ? &ref_packets : &ref,
+                        packets ? "packet" : "page", why, sizeof(why))) {
             m->identical[c]++;
         } else {
             ok = 0;
@@ -339,9 +359,10 @@ static void run_case(matrix *m, input *in, int i)
             if (fd.first_piece < 0)
                 snprintf(pieces, sizeof(pieces), "in one piece");
             else
-                snprintf(pieces, sizeof(pieces), "in pieces from %d", fd.first_piece);
-            printf("FAIL %s: threads %d, frames_in_flight %d, forced %s, %s, %s, receive %s%s: "
-                   "%s\n",
+                snprintf(pieces, sizeof(pieces), "in pieces from %d",
+                         fd.first_piece);
+            printf("FAIL %s: threads %d, frames_in_flight %d, forced %s, %s, "
+                   "%s, receive %s%s: %s\n",
                    in->name, cf->threads, cf->ring, force_name(force),
                    packets ? "packets" : "Ogg", pieces,
                    fd.receive_late ? "after the drain" : "after each piece",
@@ -351,15 +372,16 @@ static void run_case(matrix *m, input *in, int i)
     }
     if (!ok)
         m->failures++;
-    printf("%s %s: %zu bytes, %zu packets (%.1f s)\n", ok ? "ok" : "FAIL", in->name, ref.size,
-           ref_packets.count, ct_clock_seconds() - t0);
+    printf("%s %s: %zu bytes, %zu packets (%.1f s)\n", ok ? "ok" : "FAIL",
+           in->name, ref.size, ref_packets.count, ct_clock_seconds() - t0);
     fflush(stdout);
     output_free(&ref);
     output_free(&ref_packets);
 }
 
 /* The case of the WAV under the flags; the WAV stays the caller's. */
-static void run_wav(matrix *m, const char *label, opus_wav *wav, const char *flags)
+static void run_wav(matrix *m, const char *label, opus_wav *wav,
+                    const char *flags)
 {
     input in;
     int const i = m->index++;
@@ -368,7 +390,8 @@ static void run_wav(matrix *m, const char *label, opus_wav *wav, const char *fla
     if (m->filter && !strstr(in.name, m->filter))
         return;
     in.wav = *wav;
-    if (opus_settings_from_flags(flags, wav, (uint32_t)i + 1, &in.settings, in.options) < 0) {
+    if (opus_settings_from_flags(flags, wav, (uint32_t)i + 1, &in.settings,
+                                 in.options) < 0) {
         printf("FAIL %s: flags unknown\n", in.name);
         m->failures++;
         return;
@@ -425,7 +448,8 @@ static void run_corpus(matrix *m, const char *corpus, int quick)
             if (quick) {
                 if (wav.frames > (long)QUICK_SECONDS * wav.rate)
                     wav.frames = (long)QUICK_SECONDS * wav.rate;
-                snprintf(label, sizeof(label), "%s (%d s)", names[k], QUICK_SECONDS);
+                snprintf(label, sizeof(label), "%s (%d s)", names[k],
+                         QUICK_SECONDS);
                 for (size_t f = 0; f < COUNT(quick_flags); f++)
                     run_wav(m, label, &wav, quick_flags[f]);
             } else {
@@ -442,7 +466,8 @@ static void run_corpus(matrix *m, const char *corpus, int quick)
     }
 }
 
-static void run_written(matrix *m, const char *corpus, int quick, const char *tmp)
+static void run_written(matrix *m, const char *corpus, int quick,
+                        const char *tmp)
 {
     char path[4200];
 
@@ -450,7 +475,8 @@ static void run_written(matrix *m, const char *corpus, int quick, const char *tm
         const opus_synthetic *c = &opus_synthetic_cases[i];
         opus_wav wav;
         snprintf(path, sizeof(path), "%s/%s.wav", tmp, c->name);
-        if (opus_write_synthetic(c, path) < 0 || read_input(path, &wav, 0) < 0) {
+        if (opus_write_synthetic(c, path) < 0 ||
+            read_input(path, &wav, 0) < 0) {
             printf("FAIL %s: cannot write the WAV\n", c->name);
             m->failures++;
         } else {
@@ -466,7 +492,8 @@ static void run_written(matrix *m, const char *corpus, int quick, const char *tm
         if (quick && (strcmp(c->name, "surround51") || *c->flags))
             continue;
         snprintf(path, sizeof(path), "%s/%s.wav", tmp, c->name);
-        if (opus_write_derived(c, corpus, path) < 0 || read_input(path, &wav, 0) < 0) {
+        if (opus_write_derived(c, corpus, path) < 0 ||
+            read_input(path, &wav, 0) < 0) {
             printf("FAIL %s: cannot make the WAV from the corpus\n", c->name);
             m->failures++;
         } else {
