@@ -18,6 +18,7 @@
 
 #include "common/errbuf.h"
 #include "opus/dsp.h"
+#include "opus/encoder.h"
 #include "opus/header.h"
 #include "opus/multistream.h"
 #include "opus/stream.h"
@@ -50,6 +51,7 @@ struct ct_opus_encoder {
     float *matrix;
     int lsb_depth; /* 0 until known */
     ct_ogg_opus_enc *stream;
+    ct_opus_graph *graph; /* the frame ring, NULL on the sequential path */
     float *chunk; /* one read of opusenc's: frame_size input frames */
     int chunk_frames;
     int chunk_fill;
@@ -337,6 +339,10 @@ static int check_settings(const ct_opus_settings *s, char *errbuf,
     if (s->simd < CT_SIMD_AUTO || s->simd > CT_SIMD_AVX2)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "invalid SIMD level %d", (int)s->simd);
+    if (s->frames_in_flight < 0 || s->frames_in_flight > CT_OPUS_MAX_FRAMES_IN_FLIGHT)
+        return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                             "frames in flight %d is out of range (0 .. %d)",
+                             s->frames_in_flight, CT_OPUS_MAX_FRAMES_IN_FLIGHT);
     return CT_OK;
 }
 
@@ -572,6 +578,8 @@ static int setup(ct_opus_encoder *enc)
     ret = ct_opus_ope_encoder_flush_header(enc->stream);
     if (ret != CT_OPE_OK)
         return stream_failure(enc, ret, "writing the headers");
+    if (enc->graph && ct_opus_graph_start(enc->graph, enc->stream) != CT_OPE_OK)
+        return fail(enc, CT_ENOMEM, "out of memory for the frame ring");
     if (enc->packet_failed)
         return fail(enc, CT_ENOMEM, "out of memory for the packets");
     return CT_OK;
@@ -579,6 +587,8 @@ static int setup(ct_opus_encoder *enc)
 
 static void teardown(ct_opus_encoder *enc)
 {
+    if (enc->graph)
+        ct_opus_graph_stop(enc->graph);
     ct_opus_ope_encoder_destroy(enc->stream);
     enc->stream = NULL;
     clear_queue(enc);
@@ -600,9 +610,9 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
                         size_t errbuf_size)
 {
     ct_opus_encoder *enc;
+    size_t ring;
     int ret, i;
 
-    (void)pool;
     *encoder = NULL;
     if (!settings)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL, "no settings");
@@ -643,6 +653,10 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
     ct_opus_dsp_init(&enc->dsp, ct_simd_resolve(settings->simd));
     enc->bitrate = opusenc_bitrate(settings);
     enc->lsb_depth = settings->lsb_depth;
+    ring = ct_opus_graph_ring_for(pool, settings->frames_in_flight);
+    if (ring && !(enc->graph = ct_opus_graph_new(pool, ring, settings->sample_rate,
+                                                 enc->coded_channels)))
+        goto nomem;
     ret = setup(enc);
     if (ret != CT_OK) {
         ct_errbuf_set(errbuf, errbuf_size, ret, "%s", enc->error);
@@ -662,6 +676,7 @@ void ct_opus_encoder_free(ct_opus_encoder *enc)
     if (!enc)
         return;
     teardown(enc);
+    ct_opus_graph_free(enc->graph);
     free(enc->queue);
     if (enc->comments)
         for (i = 0; i < enc->settings.num_comments; i++)
@@ -702,8 +717,9 @@ static int write_chunk(ct_opus_encoder *enc)
         if (ret != CT_OPE_OK)
             return stream_failure(enc, ret, "setting the lsb depth");
     }
-    ret = ct_opus_ope_encoder_write_float(enc->stream, enc->chunk,
-                                          enc->chunk_fill);
+    ret = enc->graph ? ct_opus_graph_write_float(enc->graph, enc->chunk, enc->chunk_fill)
+                     : ct_opus_ope_encoder_write_float(enc->stream, enc->chunk,
+                                                       enc->chunk_fill);
     enc->chunk_fill = 0;
     if (ret != CT_OPE_OK)
         return stream_failure(enc, ret, "encoding");
@@ -828,7 +844,7 @@ int ct_opus_drain(ct_opus_encoder *enc)
     if (ret != CT_OK)
         return ret;
     enc->drained = 1;
-    ret = ct_opus_ope_encoder_drain(enc->stream);
+    ret = enc->graph ? ct_opus_graph_drain(enc->graph) : ct_opus_ope_encoder_drain(enc->stream);
     if (ret != CT_OPE_OK)
         return stream_failure(enc, ret, "draining");
     if (enc->packet_failed)
@@ -853,6 +869,14 @@ int ct_opus_receive(ct_opus_encoder *enc, ct_opus_packet *packet)
         return enc->failed;
     free(enc->returned);
     enc->returned = NULL;
+    if (enc->graph && !enc->drained) {
+        int ret = ct_opus_graph_collect(enc->graph);
+        if (ret != CT_OPE_OK)
+            return stream_failure(enc, ret, "encoding");
+        if (enc->packet_failed)
+            return fail(enc, CT_ENOMEM, "out of memory for the packets");
+        drop_pages(enc);
+    }
     if (enc->settings.output == CT_OPUS_OUTPUT_PACKETS) {
         queued_packet *q;
         if (enc->queue_len == 0)
@@ -918,6 +942,11 @@ int ct_opus_encoder_delay(const ct_opus_encoder *enc)
 int ct_opus_encoder_bitrate(const ct_opus_encoder *enc)
 {
     return enc->bitrate;
+}
+
+ct_opus_graph *ct_opus_encoder_graph(ct_opus_encoder *enc)
+{
+    return enc->graph;
 }
 
 const char *ct_opus_encoder_error(const ct_opus_encoder *enc)

@@ -519,6 +519,46 @@ int ct_resampler_process_interleaved_float(ct_resampler *st, const float *in, ui
     return st->filter_ok ? CT_RESAMPLER_ERR_SUCCESS : CT_RESAMPLER_ERR_ALLOC_FAILED;
 }
 
+/* resampler_basic_direct_single's walk, from output 0 to j in one step:
+ * after j outputs it has advanced j * num_rate / den_rate input samples
+ * (int_advance and frac_advance with their carries) from skip_zeros'
+ * filt_len / 2. */
+int64_t ct_resampler_input_start(const ct_resampler *st, int64_t j)
+{
+    return (int64_t)(st->filt_len / 2) + j * st->num_rate / st->den_rate;
+}
+
+int64_t ct_resampler_outputs(const ct_resampler *st, int64_t n_in)
+{
+    /* output j is given once input_start(j) < n_in (the loop's
+       last_sample < in_len) */
+    int64_t span = n_in - (int64_t)(st->filt_len / 2);
+    if (span <= 0)
+        return 0;
+    return (span * st->den_rate + st->num_rate - 1) / st->num_rate;
+}
+
+void ct_resampler_block(const ct_resampler *st, const float *ext_ring, size_t ring_len,
+                        int64_t first, int count, float *out, int out_stride)
+{
+    const int N = st->filt_len;
+    int64_t last_sample = ct_resampler_input_start(st, first);
+    uint32_t samp_frac_num = (uint32_t)(first * st->num_rate % st->den_rate);
+    int i;
+
+    for (i = 0; i < count; i++) {
+        const float *sinct = &st->sinc_table[samp_frac_num * N];
+        const float *iptr = &ext_ring[last_sample % (int64_t)ring_len];
+        out[out_stride * i] = st->dsp->resampler_inner_product(sinct, iptr, N);
+        last_sample += st->int_advance;
+        samp_frac_num += st->frac_advance;
+        if (samp_frac_num >= st->den_rate) {
+            samp_frac_num -= st->den_rate;
+            last_sample++;
+        }
+    }
+}
+
 int ct_resampler_get_input_latency(const ct_resampler *st)
 {
     return st->filt_len / 2;

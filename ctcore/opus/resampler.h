@@ -12,6 +12,7 @@
 #ifndef CTCORE_OPUS_RESAMPLER_H
 #define CTCORE_OPUS_RESAMPLER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "opus/dsp.h"
@@ -79,6 +80,30 @@ int ct_resampler_process_float(ct_resampler *st, uint32_t channel_index, const f
 /* in may be NULL (zeros). */
 int ct_resampler_process_interleaved_float(ct_resampler *st, const float *in, uint32_t *in_len,
                                            float *out, uint32_t *out_len);
+/*
+ * The frame ring's resampler (ct, graph.c): the outputs of one channel of
+ * the stream that ct_resampler_init and ct_resampler_skip_zeros start,
+ * each computed from its position alone, bit for bit the value the stream
+ * gives it (the same sinc row, the same input, the same dot product), so
+ * that blocks can be computed on any worker in any order.
+ *
+ * The channel's input is read as ext: filt_len - 1 zeros (the filter
+ * memory the stream starts with), then the samples; output j (0: the first
+ * the stream gives) reads ext[ct_resampler_input_start(st, j) ..
+ * + filt_len).
+ */
+int64_t ct_resampler_input_start(const ct_resampler *st, int64_t j);
+/* The outputs the stream has given once it has taken n_in input samples
+ * (it gives each as soon as its input is there). */
+int64_t ct_resampler_outputs(const ct_resampler *st, int64_t n_in);
+/* Outputs [first, first + count) into out[0], out[out_stride], ...:
+ * ext_ring holds ext as a ring of ring_len samples (ext[t] at
+ * ext_ring[t % ring_len]) followed by filt_len - 1 samples that repeat its
+ * first ones, so that every output's input is contiguous. st is as
+ * ct_resampler_init made it (successfully): only read. */
+void ct_resampler_block(const ct_resampler *st, const float *ext_ring, size_t ring_len,
+                        int64_t first, int count, float *out, int out_stride);
+
 int ct_resampler_get_input_latency(const ct_resampler *st);
 int ct_resampler_get_output_latency(const ct_resampler *st);
 int ct_resampler_skip_zeros(ct_resampler *st);

@@ -257,76 +257,122 @@ static int compute_frame_samples(int size_request)
         return (size_request - CT_OPUS_FRAMESIZE_2_5_MS - 2) * 960;
 }
 
-static void encode_buffer(ct_ogg_opus_enc *enc)
+int ct_opus_ope_next_frame(ct_ogg_opus_enc *enc, int buffered, ct_ope_frame *frame)
 {
-    int32_t max_packet_size;
     /* Round up when converting the granule pos because the decoder will round down. */
     int64_t end_granule48k =
         (enc->end_granule * 48000 + enc->rate - 1) / enc->rate + enc->global_granule_offset;
-    max_packet_size = (1277 * 6 + 2) * enc->header.nb_streams;
-    while (enc->buffer_end - enc->buffer_start > enc->frame_size + enc->decision_delay) {
-        int e_o_s;
-        int32_t pred;
-        int nbBytes;
-        int64_t granulepos;
-        unsigned char *packet;
-        if (enc->unrecoverable)
-            return;
-        pred = ct_opus_ms_encoder_get_prediction_disabled(&enc->st);
-        /* Handle the last packet by making sure not to encode too much padding. */
-        if (enc->curr_granule + enc->frame_size >= end_granule48k && enc->draining &&
-            enc->frame_size_request > CT_OPUS_FRAMESIZE_20_MS) {
-            int min_samples;
-            int frame_size_request = CT_OPUS_FRAMESIZE_20_MS;
-            /* Minimum frame size required for the current frame to still meet the e_o_s
-               condition. */
-            min_samples = end_granule48k - enc->curr_granule;
-            while (compute_frame_samples(frame_size_request) < min_samples)
-                frame_size_request++;
-            ct_opus_ope_set_expert_frame_duration(enc, frame_size_request);
-        }
-        packet = ct_ogg_packer_get_packet_buffer(enc->oggp, max_packet_size);
-        if (packet == NULL) {
-            enc->unrecoverable = CT_OPE_ALLOC_FAIL;
-            return;
-        }
-        nbBytes = ct_opus_ms_encode_float(&enc->st, &enc->buffer[enc->channels * enc->buffer_start],
-                                          enc->buffer_end - enc->buffer_start, packet,
-                                          max_packet_size);
-        if (nbBytes < 0) {
-            enc->codec_error = nbBytes;
-            enc->codec_error_granule = enc->curr_granule;
-            enc->unrecoverable = CT_OPE_INTERNAL_ERROR;
-            return;
-        }
+    if (enc->unrecoverable || !enc->stream_open ||
+        buffered <= enc->frame_size + enc->decision_delay)
+        return 0;
+    frame->duration_request = 0;
+    /* Handle the last packet by making sure not to encode too much padding. */
+    if (enc->curr_granule + enc->frame_size >= end_granule48k && enc->draining &&
+        enc->frame_size_request > CT_OPUS_FRAMESIZE_20_MS) {
+        int min_samples;
+        int frame_size_request = CT_OPUS_FRAMESIZE_20_MS;
+        /* Minimum frame size required for the current frame to still meet the e_o_s
+           condition. */
+        min_samples = end_granule48k - enc->curr_granule;
+        while (compute_frame_samples(frame_size_request) < min_samples)
+            frame_size_request++;
+        /* ope_encoder_ctl(OPUS_SET_EXPERT_FRAME_DURATION): the stream's
+           half now, the codec's with the frame (ct_opus_ope_code_frame) */
+        enc->frame_size = compute_frame_samples(frame_size_request);
+        enc->frame_size_request = frame_size_request;
+        frame->duration_request = frame_size_request;
+    }
+    frame->start = enc->curr_granule;
+    frame->buffered = buffered;
+    frame->frame_size = enc->frame_size;
+    enc->curr_granule += enc->frame_size;
+    frame->granulepos = enc->curr_granule - enc->granule_offset;
+    frame->e_o_s = enc->curr_granule >= end_granule48k;
+    if (frame->e_o_s)
+        frame->granulepos = end_granule48k - enc->granule_offset;
+    return 1;
+}
+
+int ct_opus_ope_max_packet(const ct_ogg_opus_enc *enc)
+{
+    return (1277 * 6 + 2) * enc->header.nb_streams;
+}
+
+int ct_opus_ope_code_frame(ct_ogg_opus_enc *enc, const float *pcm, const ct_ope_frame *frame,
+                           const ct_tonality_view *views, unsigned char *packet)
+{
+    int32_t pred;
+    int nbBytes;
+    if (frame->duration_request)
+        ct_opus_ms_encoder_set_expert_frame_duration(&enc->st, frame->duration_request);
+    pred = ct_opus_ms_encoder_get_prediction_disabled(&enc->st);
+    if (views)
+        nbBytes = ct_opus_ms_encode_float_analysed(&enc->st, pcm, frame->buffered, views, packet,
+                                                   ct_opus_ope_max_packet(enc));
+    else
+        nbBytes = ct_opus_ms_encode_float(&enc->st, pcm, frame->buffered, packet,
+                                          ct_opus_ope_max_packet(enc));
+    if (nbBytes >= 0)
         ct_opus_ms_encoder_set_prediction_disabled(&enc->st, pred);
-        enc->curr_granule += enc->frame_size;
-        granulepos = enc->curr_granule - enc->granule_offset;
-        e_o_s = enc->curr_granule >= end_granule48k;
-        if (e_o_s)
-            granulepos = end_granule48k - enc->granule_offset;
-        if (enc->packet_callback)
-            enc->packet_callback(enc->packet_callback_data, packet, nbBytes, granulepos,
-                                 enc->frame_size, e_o_s);
-        if (ct_ogg_packer_commit_packet(enc->oggp, nbBytes, granulepos, e_o_s)) {
-            enc->unrecoverable = CT_OPE_ALLOC_FAIL;
+    return nbBytes;
+}
+
+unsigned char *ct_opus_ope_packet_buffer(ct_ogg_opus_enc *enc)
+{
+    unsigned char *packet = ct_ogg_packer_get_packet_buffer(enc->oggp, ct_opus_ope_max_packet(enc));
+    if (packet == NULL)
+        enc->unrecoverable = CT_OPE_ALLOC_FAIL;
+    return packet;
+}
+
+void ct_opus_ope_frame_failed(ct_ogg_opus_enc *enc, const ct_ope_frame *frame, int code)
+{
+    enc->codec_error = code;
+    enc->codec_error_granule = frame->start;
+    enc->unrecoverable = CT_OPE_INTERNAL_ERROR;
+}
+
+int ct_opus_ope_commit_frame(ct_ogg_opus_enc *enc, const ct_ope_frame *frame,
+                             const unsigned char *packet, int nbBytes)
+{
+    if (enc->packet_callback)
+        enc->packet_callback(enc->packet_callback_data, packet, nbBytes, frame->granulepos, frame->frame_size, frame->e_o_s);
+    if (ct_ogg_packer_commit_packet(enc->oggp, nbBytes, frame->granulepos, frame->e_o_s)) {
+        enc->unrecoverable = CT_OPE_ALLOC_FAIL;
+        return enc->unrecoverable;
+    }
+    if (frame->e_o_s) {
+        oe_flush_page(enc);
+        /* the only stream ended */
+        enc->stream_open = 0;
+    }
+    return CT_OPE_OK;
+}
+
+static void encode_buffer(ct_ogg_opus_enc *enc)
+{
+    ct_ope_frame frame;
+    while (ct_opus_ope_next_frame(enc, enc->buffer_end - enc->buffer_start, &frame)) {
+        int nbBytes;
+        unsigned char *packet = ct_opus_ope_packet_buffer(enc);
+        if (packet == NULL)
+            return;
+        nbBytes = ct_opus_ope_code_frame(enc, &enc->buffer[enc->channels * enc->buffer_start],
+                                         &frame, NULL, packet);
+        if (nbBytes < 0) {
+            ct_opus_ope_frame_failed(enc, &frame, nbBytes);
             return;
         }
-        if (e_o_s) {
-            oe_flush_page(enc);
-            /* the only stream ended */
-            enc->stream_open = 0;
+        if (ct_opus_ope_commit_frame(enc, &frame, packet, nbBytes) != CT_OPE_OK || frame.e_o_s)
             return;
-        }
-        enc->buffer_start += enc->frame_size;
+        enc->buffer_start += frame.frame_size;
     }
     /* If we've reached the end of the buffer, move everything back to the front. */
     if (enc->buffer_end == BUFFER_SAMPLES)
         shift_buffer(enc);
 }
 
-int ct_opus_ope_encoder_write_float(ct_ogg_opus_enc *enc, const float *pcm,
-                                    int samples_per_channel)
+int ct_opus_ope_write_begin(ct_ogg_opus_enc *enc, const float *pcm, int samples_per_channel)
 {
     int channels = enc->channels;
     if (enc->unrecoverable)
@@ -354,6 +400,16 @@ int ct_opus_ope_encoder_write_float(ct_ogg_opus_enc *enc, const float *pcm,
                 enc->lpc_buffer[i] = pcm[(samples_per_channel - LPC_INPUT) * channels + i];
         }
     }
+    return CT_OPE_OK;
+}
+
+int ct_opus_ope_encoder_write_float(ct_ogg_opus_enc *enc, const float *pcm,
+                                    int samples_per_channel)
+{
+    int channels = enc->channels;
+    int ret = ct_opus_ope_write_begin(enc, pcm, samples_per_channel);
+    if (ret != CT_OPE_OK)
+        return ret;
     do {
         int i;
         uint32_t in_samples, out_samples;
@@ -392,9 +448,8 @@ int ct_opus_ope_encoder_get_page(ct_ogg_opus_enc *enc, unsigned char **page, int
     return ct_ogg_packer_get_next_page(enc->oggp, page, len);
 }
 
-int ct_opus_ope_encoder_drain(ct_ogg_opus_enc *enc)
+int ct_opus_ope_drain_begin(ct_ogg_opus_enc *enc, int *pad_samples)
 {
-    int pad_samples;
     int resampler_drain = 0;
     if (enc->unrecoverable)
         return enc->unrecoverable;
@@ -403,11 +458,25 @@ int ct_opus_ope_encoder_drain(ct_ogg_opus_enc *enc)
         return CT_OPE_TOO_LATE;
     if (enc->have_re)
         resampler_drain = ct_resampler_get_output_latency(&enc->re);
-    pad_samples = MAX(LPC_PADDING, enc->global_granule_offset + enc->frame_size + resampler_drain + 1);
+    *pad_samples =
+        MAX(LPC_PADDING, enc->global_granule_offset + enc->frame_size + resampler_drain + 1);
     if (!enc->stream_is_init)
         init_stream(enc);
-    if (enc->unrecoverable)
-        return enc->unrecoverable;
+    return enc->unrecoverable;
+}
+
+void ct_opus_ope_drain_end(ct_ogg_opus_enc *enc)
+{
+    enc->decision_delay = 0;
+    enc->draining = 1;
+}
+
+int ct_opus_ope_encoder_drain(ct_ogg_opus_enc *enc)
+{
+    int pad_samples;
+    int ret = ct_opus_ope_drain_begin(enc, &pad_samples);
+    if (ret != CT_OPE_OK)
+        return ret;
     shift_buffer(enc);
     if (enc->buffer_end + pad_samples > BUFFER_SAMPLES)
         return CT_OPE_INTERNAL_ERROR;
@@ -434,8 +503,7 @@ int ct_opus_ope_encoder_drain(ct_ogg_opus_enc *enc)
                       LPC_PADDING, enc->channels);
         enc->buffer_end += pad_samples;
     }
-    enc->decision_delay = 0;
-    enc->draining = 1;
+    ct_opus_ope_drain_end(enc);
     encode_buffer(enc);
     if (enc->unrecoverable)
         return enc->unrecoverable;
@@ -543,6 +611,33 @@ int ct_opus_ope_encoder_max_delay(const ct_ogg_opus_enc *enc)
     if (enc->have_re)
         in += ct_resampler_get_input_latency(&enc->re);
     return (int)in;
+}
+
+const float *ct_opus_ope_lpc_extension(ct_ogg_opus_enc *enc)
+{
+    extend_signal(&enc->lpc_buffer[LPC_INPUT * enc->channels], LPC_INPUT, LPC_PADDING,
+                  enc->channels);
+    return &enc->lpc_buffer[LPC_INPUT * enc->channels];
+}
+
+void ct_opus_ope_extend_signal(float *x, int before, int after, int channels)
+{
+    extend_signal(x, before, after, channels);
+}
+
+int ct_opus_ope_encoder_open(const ct_ogg_opus_enc *enc)
+{
+    return enc->stream_open;
+}
+
+int ct_opus_ope_encoder_channels(const ct_ogg_opus_enc *enc)
+{
+    return enc->channels;
+}
+
+const ct_resampler *ct_opus_ope_encoder_resampler(const ct_ogg_opus_enc *enc)
+{
+    return enc->have_re ? &enc->re : NULL;
 }
 
 /* Extends x[0..after) (interleaved, `before` samples before it) with the

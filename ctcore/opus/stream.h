@@ -17,7 +17,9 @@
 
 #include <stdint.h>
 
+#include "opus/analysis.h"
 #include "opus/dsp.h"
+#include "opus/resampler.h"
 
 /* opusenc.h's OPE_* codes that this port can return */
 enum {
@@ -79,6 +81,73 @@ int ct_opus_ope_encoder_get_page(ct_ogg_opus_enc *enc, unsigned char **page, int
                                  int flush);
 /* ope_encoder_flush_header: writes the header pages now. */
 int ct_opus_ope_encoder_flush_header(ct_ogg_opus_enc *enc);
+
+/*
+ * The steps of encode_buffer, write_float and drain, shared by the
+ * sequential path above and the frame ring (graph.c), which runs them on
+ * different threads: planning and committing on the caller's, coding in
+ * its Encode node (ct).
+ */
+
+/* The most 48 kHz samples buffered before a frame is due: encode_buffer
+ * codes one once more than a frame (120 ms at most) and the decision delay
+ * are buffered. */
+#define CT_OPE_MAX_BUFFERED (5760 + 96000 + 1)
+
+/* One packet of encode_buffer's loop, decided before the codec codes it. */
+typedef struct ct_ope_frame {
+    int64_t start;        /* its first sample in the 48 kHz signal (curr_granule
+                             before it) */
+    int buffered;         /* the samples buffered from start on: the codec's
+                             frame_size argument, its analysis' look-ahead */
+    int frame_size;       /* the samples it codes */
+    int duration_request; /* 0, or the frame duration (CT_OPUS_FRAMESIZE_*)
+                             the codec gets before it: the last packets' */
+    int64_t granulepos;
+    int e_o_s;
+} ct_ope_frame;
+
+/* write_float up to its resampling: the checks, the header packets at the
+ * first call, the granule and LPC history of the samples. CT_OPE_*. */
+int ct_opus_ope_write_begin(ct_ogg_opus_enc *enc, const float *pcm, int samples_per_channel);
+/* encode_buffer's loop head with `buffered` samples from the next frame's
+ * start: 1 and the frame when it codes one now (the stream moves past
+ * it), 0 when not (or the stream ended or failed). */
+int ct_opus_ope_next_frame(ct_ogg_opus_enc *enc, int buffered, ct_ope_frame *frame);
+/* The codec on the frame's samples (pcm: frame->frame_size of them; with
+ * views, the analysis done by ct_opus_ms_analysis_write, else the codec's
+ * own reads frame->buffered): the packet into packet
+ * (ct_opus_ope_max_packet bytes). Touches only the codec. Returns its
+ * length or the codec's negative code. */
+int ct_opus_ope_code_frame(ct_ogg_opus_enc *enc, const float *pcm, const ct_ope_frame *frame,
+                           const ct_tonality_view *views, unsigned char *packet);
+int ct_opus_ope_max_packet(const ct_ogg_opus_enc *enc);
+/* Room in the Ogg packer for the next packet; NULL when out of memory
+ * (the stream has then failed). */
+unsigned char *ct_opus_ope_packet_buffer(ct_ogg_opus_enc *enc);
+/* The packet (in the room above) to the callback and the packer; the end
+ * of the stream after the last. CT_OPE_*. */
+int ct_opus_ope_commit_frame(ct_ogg_opus_enc *enc, const ct_ope_frame *frame,
+                             const unsigned char *packet, int nbBytes);
+/* The codec refused the frame (code < 0): the stream fails. */
+void ct_opus_ope_frame_failed(ct_ogg_opus_enc *enc, const ct_ope_frame *frame, int code);
+/* drain up to its padding: the checks, the samples of padding (*pad_samples),
+ * the header packets if no samples came. CT_OPE_*. */
+int ct_opus_ope_drain_begin(ct_ogg_opus_enc *enc, int *pad_samples);
+/* drain after its padding: no decision delay, the last packets' rules. */
+void ct_opus_ope_drain_end(ct_ogg_opus_enc *enc);
+/* The resampled stream's padding at the input rate: the LPC extension of
+ * the last input samples, 120 of them (interleaved), in the stream's LPC
+ * buffer. */
+const float *ct_opus_ope_lpc_extension(ct_ogg_opus_enc *enc);
+/* The LPC extension of x[-before*channels ..) into x[0 .. after*channels)
+ * (libopusenc's extend_signal: it uses the last min(before, 480)). */
+void ct_opus_ope_extend_signal(float *x, int before, int after, int channels);
+int ct_opus_ope_encoder_channels(const ct_ogg_opus_enc *enc);
+/* The resampler, NULL at 48 kHz. */
+const ct_resampler *ct_opus_ope_encoder_resampler(const ct_ogg_opus_enc *enc);
+/* Whether the stream still takes samples (not ended). */
+int ct_opus_ope_encoder_open(const ct_ogg_opus_enc *enc);
 
 /* After CT_OPE_INTERNAL_ERROR from the codec: its negative return (a
  * CT_OPUS_* code), and the 48 kHz granule (pre-skip included) where the

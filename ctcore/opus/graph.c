@@ -1,0 +1,719 @@
+/*
+ * The frames of an Opus stream on the frame ring: one stream spread over
+ * the pool's workers, frame by frame, as an ordered pipeline
+ * (runtime/pipeline.h) over a ring of slots, with the bytes of the
+ * sequential path (libopusenc's OggOpusEnc, stream.c). Each frame takes
+ * one slot (frame_slot below: its record) from its planning to the
+ * consumer; a serial node takes the frames one at a time in frame order
+ * and carries state from frame to frame, a parallel node (×N) carries
+ * nothing. The edges are the slot's fields and two rings of samples.
+ *
+ *   samples (float, interleaved, at the input rate)
+ *    │
+ *   Input ───────────── the caller's thread: libopusenc's write_float
+ *    │                  bookkeeping (granule, LPC history), the samples
+ *    │                  into the input ring (planar, at the input rate)
+ *    │                  or, at 48 kHz, into the signal ring; which frames
+ *    │                  are due (encode_buffer's loop head: its size, its
+ *    │                  granule, the last packets' durations), each with
+ *    │                  the 48 kHz samples counted for it, pushed (serial;
+ *    │                  carries the stream's granules)
+ *   frame, its range of 48 kHz samples
+ *    │
+ *   Resample ×N ──────── the frame's range of the 48 kHz signal from the
+ *    │                  input ring: each output from its position alone,
+ *    │                  the stream resampler's sums (ct_resampler_block)
+ *   signal ring (48 kHz, interleaved)
+ *    │
+ *   Analysis ─────────── each stream's tonality analysis of the samples
+ *    │                  the frame's call makes it read (up to 1.9 s past
+ *    │                  the frame), its views (serial; carries the
+ *    │                  analysis writers: history of 512 entries)
+ *   views
+ *    │
+ *   Encode ───────────── the codec on the frame: its analysis read back
+ *    │                  through the views, SILK, CELT, the multistream
+ *    │                  layer (serial; carries the codec's state)
+ *   packet
+ *    │
+ *   the caller's thread: the packets in frame order to the stream's
+ *   packet callback and Ogg packer
+ *
+ * The rings: the input ring holds each channel's input as the resampler
+ * reads it (filt_len - 1 zeros, then the samples) with its first
+ * filt_len - 1 samples repeated after its end; the signal ring holds the
+ * 48 kHz signal with its first CT_OPUS_GRAPH_MIRROR samples repeated after
+ * its end, so that a frame (at most 2880 samples) and an analysis step
+ * (960) are contiguous wherever they start. The caller writes a sample only
+ * where no frame in flight still reads: everything counted and not yet
+ * coded (at most CT_OPE_MAX_BUFFERED plus the frames in flight) fits the
+ * signal ring, and the input ring holds the input of all of it.
+ *
+ * What the nodes share with the sequential path: the stream (stream.c)
+ * plans and commits the frames with encode_buffer's own steps, the codec
+ * codes them with ct_opus_ms_encode_float's (multistream.h: the analysis
+ * split into its writer, run ahead here, and its reader), so the bytes are
+ * the same. Kernels don't know about tasks: the nodes only move a frame's
+ * data and call those steps.
+ *
+ * The sequential path: with no ring (one worker, frames_in_flight 0) there
+ * is no graph; encoder.c hands the samples to the stream. A ring on one
+ * worker (tests, bench) runs every frame through all nodes at its push.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * New in ct.
+ */
+#include "opus/graph.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../runtime/pipeline.h"
+#include "common/clock.h"
+#include "opus/multistream.h"
+
+/* The samples repeated after the end of the signal ring: more than the
+ * longest frame (libopusenc's 120 ms) and an analysis step. */
+#define CT_OPUS_GRAPH_MIRROR 5760
+/* The input the caller appends at a time, before it looks for due frames:
+ * the frames' ranges of samples to resample stay short. */
+#define INPUT_STEP 1024
+
+/* The per-frame record: one slot of the ring. Each field is written by
+ * one node and read by the nodes after it. */
+typedef struct frame_slot {
+    /* Input: the frame as the stream plans it, and the 48 kHz samples
+     * Resample computes for it: [resample_first, resample_end) */
+    ct_ope_frame frame;
+    int64_t resample_first;
+    int64_t resample_end;
+    /* Analysis (or Encode, with the analysis inline): each stream's view */
+    ct_tonality_view *views;
+    /* Encode: the packet, or the codec's refusal (< 0) */
+    int nbytes;
+    unsigned char *packet;
+} frame_slot;
+
+struct ct_opus_graph {
+    ct_pool *pool;
+    size_t ring;
+    int rate;
+    int channels;
+    ct_pipeline *pipeline;
+    frame_slot *slots;
+    unsigned force;
+
+    /* The stream and what the nodes read of it */
+    ct_ogg_opus_enc *stream;
+    ct_opus_ms_encoder *codec;
+    const ct_resampler *re; /* NULL: 48 kHz, or resampled inline */
+    ct_resampler *re_inline; /* the stream's, CT_OPUS_GRAPH_RESAMPLE_INLINE */
+    int analysis_inline;
+
+    /* The signal ring: 48 kHz, interleaved, pcm_len samples + the mirror */
+    float *pcm;
+    int64_t pcm_len;
+    /* The input ring (resampled streams): per channel in_len samples +
+     * filt_len - 1, at in_stride floats from channel to channel */
+    float *in_ring;
+    int64_t in_len;
+    size_t in_stride;
+    int filt_len;
+    /* The caller's scratch: resampled samples (inline), the drain's
+     * extension */
+    float *scratch;
+    size_t scratch_frames;
+
+    /* Node Input: the input samples taken, the 48 kHz samples they give
+     * (counted: Resample computes them), those given to frames, the next
+     * frame's start */
+    int64_t taken;
+    int64_t counted;
+    int64_t assigned;
+    int64_t next_start;
+    uint64_t pushed;
+    /* the most samples to count (the drain's padding ends there) */
+    int64_t count_limit;
+
+    /* The trace (bench): each node's busy time in ns */
+    bool tracing;
+    atomic_uint_fast64_t busy_ns[CT_OPUS_NUM_NODES];
+};
+
+static const char *const node_names[CT_OPUS_NUM_NODES] = {
+    "Input",
+    "Resample",
+    "Analysis",
+    "Encode",
+};
+
+const char *ct_opus_graph_node_name(ct_opus_graph_node node)
+{
+    return (unsigned)node < CT_OPUS_NUM_NODES ? node_names[node] : "?";
+}
+
+bool ct_opus_graph_node_serial(ct_opus_graph_node node)
+{
+    return node != CT_OPUS_NODE_RESAMPLE;
+}
+
+size_t ct_opus_graph_ring_for(const ct_pool *pool, int frames_in_flight)
+{
+    if (frames_in_flight > 0)
+        return frames_in_flight > CT_OPUS_GRAPH_MAX_RING ? CT_OPUS_GRAPH_MAX_RING
+                                                          : (size_t)frames_in_flight;
+    if (pool && ct_pool_threads(pool) > 1) {
+        size_t ring = ct_pipeline_ring_size(pool);
+        return ring > CT_OPUS_GRAPH_MAX_RING ? CT_OPUS_GRAPH_MAX_RING : ring;
+    }
+    return 0;
+}
+
+static uint64_t now_ns(void)
+{
+    return (uint64_t)(ct_clock_seconds() * 1e9);
+}
+
+static uint64_t trace_begin(const ct_opus_graph *g)
+{
+    return g->tracing ? now_ns() : 0;
+}
+
+static void trace_end(ct_opus_graph *g, ct_opus_graph_node node, uint64_t t0)
+{
+    if (g->tracing)
+        atomic_fetch_add_explicit(&g->busy_ns[node], now_ns() - t0,
+                                  memory_order_relaxed);
+}
+
+/* The signal ring */
+
+static float *pcm_at_position(const ct_opus_graph *g, int64_t position)
+{
+    return &g->pcm[(size_t)(position % g->pcm_len) * (size_t)g->channels];
+}
+
+/* Samples [position, position + n) of the signal ring from src
+ * (interleaved), mirror included. */
+static void pcm_write(ct_opus_graph *g, int64_t position, const float *src, int64_t n)
+{
+    const size_t ch = (size_t)g->channels;
+    while (n > 0) {
+        int64_t index = position % g->pcm_len;
+        int64_t run = g->pcm_len - index < n ? g->pcm_len - index : n;
+        memcpy(&g->pcm[(size_t)index * ch], src, (size_t)run * ch * sizeof(float));
+        if (index < CT_OPUS_GRAPH_MIRROR) {
+            int64_t m = CT_OPUS_GRAPH_MIRROR - index < run ? CT_OPUS_GRAPH_MIRROR - index : run;
+            memcpy(&g->pcm[(size_t)(g->pcm_len + index) * ch], src,
+                   (size_t)m * ch * sizeof(float));
+        }
+        position += run;
+        src += (size_t)run * ch;
+        n -= run;
+    }
+}
+
+/* What the analysis reads: the frame's call's samples from offset on. */
+typedef struct analysis_source {
+    const ct_opus_graph *g;
+    int64_t start;
+} analysis_source;
+
+static const float *analysis_pcm_at(const void *ctx, int offset)
+{
+    const analysis_source *src = ctx;
+    return pcm_at_position(src->g, src->start + offset);
+}
+
+/* The nodes */
+
+static int node_resample(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_opus_graph *g = ctx;
+    const frame_slot *s = &g->slots[slot];
+    const size_t ch = (size_t)g->channels;
+    int64_t position = s->resample_first;
+    uint64_t t0 = trace_begin(g);
+    (void)frame;
+    (void)worker;
+    while (position < s->resample_end) {
+        int64_t index = position % g->pcm_len;
+        int64_t run = s->resample_end - position;
+        size_t c;
+        if (run > g->pcm_len - index)
+            run = g->pcm_len - index;
+        for (c = 0; c < ch; c++)
+            ct_resampler_block(g->re, g->in_ring + c * g->in_stride, (size_t)g->in_len,
+                               position, (int)run, &g->pcm[(size_t)index * ch + c], (int)ch);
+        if (index < CT_OPUS_GRAPH_MIRROR) {
+            int64_t m = CT_OPUS_GRAPH_MIRROR - index < run ? CT_OPUS_GRAPH_MIRROR - index : run;
+            memcpy(&g->pcm[(size_t)(g->pcm_len + index) * ch], &g->pcm[(size_t)index * ch],
+                   (size_t)m * ch * sizeof(float));
+        }
+        position += run;
+    }
+    trace_end(g, CT_OPUS_NODE_RESAMPLE, t0);
+    return CT_OK;
+}
+
+static void analyse(ct_opus_graph *g, frame_slot *s)
+{
+    analysis_source src = {g, s->frame.start};
+    ct_opus_ms_analysis_write(g->codec, analysis_pcm_at, &src, s->frame.buffered,
+                              s->frame.frame_size, s->views);
+}
+
+static int node_analysis(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_opus_graph *g = ctx;
+    uint64_t t0 = trace_begin(g);
+    (void)frame;
+    (void)worker;
+    if (!g->analysis_inline)
+        analyse(g, &g->slots[slot]);
+    trace_end(g, CT_OPUS_NODE_ANALYSIS, t0);
+    return CT_OK;
+}
+
+static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_opus_graph *g = ctx;
+    frame_slot *s = &g->slots[slot];
+    uint64_t t0 = trace_begin(g);
+    (void)frame;
+    (void)worker;
+    if (g->analysis_inline)
+        analyse(g, s);
+    s->nbytes = ct_opus_ope_code_frame(g->stream, pcm_at_position(g, s->frame.start), &s->frame,
+                                       s->views, s->packet);
+    trace_end(g, CT_OPUS_NODE_ENCODE, t0);
+    /* a refusal stops the ring; the caller fails the stream with it */
+    return s->nbytes < 0 ? CT_EINVAL : CT_OK;
+}
+
+static const ct_pipeline_stage stages[] = {
+    {node_resample, CT_PIPELINE_PARALLEL},
+    {node_analysis, CT_PIPELINE_SERIAL},
+    {node_encode, CT_PIPELINE_SERIAL},
+};
+
+/* Set-up */
+
+ct_opus_graph *ct_opus_graph_new(ct_pool *pool, size_t ring, int rate, int channels)
+{
+    ct_opus_graph *g;
+    if (ring < 1 || ring > CT_OPUS_GRAPH_MAX_RING)
+        return NULL;
+    g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    g->pool = pool ? ct_pool_ref(pool) : NULL;
+    g->ring = ring;
+    g->rate = rate;
+    g->channels = channels;
+    g->slots = calloc(ring, sizeof(*g->slots));
+    g->pipeline = ct_pipeline_new(pool, stages, (int)(sizeof(stages) / sizeof(stages[0])), ring, g);
+    /* everything counted and not yet coded, plus an input step's worth */
+    g->pcm_len = CT_OPE_MAX_BUFFERED + (int64_t)ring * 2880 + 8 * INPUT_STEP;
+    g->pcm = malloc((size_t)(g->pcm_len + CT_OPUS_GRAPH_MIRROR) * (size_t)channels *
+                    sizeof(float));
+    g->scratch_frames = 8 * INPUT_STEP + 2 * CT_OPUS_GRAPH_MIRROR;
+    g->scratch = malloc(g->scratch_frames * (size_t)channels * sizeof(float));
+    if (!g->slots || !g->pipeline || !g->pcm || !g->scratch) {
+        ct_opus_graph_free(g);
+        return NULL;
+    }
+    return g;
+}
+
+static void free_stream_parts(ct_opus_graph *g)
+{
+    size_t i;
+    for (i = 0; i < g->ring; i++) {
+        free(g->slots[i].views);
+        free(g->slots[i].packet);
+        g->slots[i].views = NULL;
+        g->slots[i].packet = NULL;
+    }
+    free(g->in_ring);
+    g->in_ring = NULL;
+}
+
+void ct_opus_graph_free(ct_opus_graph *g)
+{
+    if (!g)
+        return;
+    ct_opus_graph_stop(g);
+    ct_pipeline_free(g->pipeline);
+    free_stream_parts(g);
+    free(g->slots);
+    free(g->pcm);
+    free(g->scratch);
+    ct_pool_unref(g->pool);
+    free(g);
+}
+
+void ct_opus_graph_force(ct_opus_graph *g, unsigned flags)
+{
+    g->force = flags;
+    if (g->stream && g->taken == 0)
+        ct_opus_graph_start(g, g->stream);
+}
+
+int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
+{
+    const ct_resampler *re = ct_opus_ope_encoder_resampler(stream);
+    int nb_streams;
+    size_t i;
+
+    ct_opus_graph_stop(g);
+    free_stream_parts(g);
+    g->stream = stream;
+    g->codec = ct_opus_ope_encoder_codec(stream);
+    nb_streams = g->codec->layout.nb_streams;
+    g->analysis_inline = (g->force & CT_OPUS_GRAPH_ANALYSIS_INLINE) != 0;
+    g->re = NULL;
+    g->re_inline = NULL;
+    if (re && (g->force & CT_OPUS_GRAPH_RESAMPLE_INLINE))
+        g->re_inline = (ct_resampler *)re;
+    else
+        g->re = re;
+    g->taken = g->counted = g->assigned = g->next_start = 0;
+    g->count_limit = INT64_MAX;
+    g->pushed = 0;
+    for (i = 0; i < g->ring; i++) {
+        g->slots[i].views = calloc((size_t)nb_streams, sizeof(*g->slots[i].views));
+        g->slots[i].packet = malloc((size_t)ct_opus_ope_max_packet(stream));
+        if (!g->slots[i].views || !g->slots[i].packet)
+            return CT_OPE_ALLOC_FAIL;
+    }
+    if (g->re) {
+        /* the input of everything the signal ring holds, and the filter's
+           span on both sides */
+        g->filt_len = (int)g->re->filt_len;
+        g->in_len = (g->pcm_len + 1) * (int64_t)g->re->num_rate / g->re->den_rate +
+                    2 * (int64_t)g->filt_len + 16;
+        g->in_stride = (size_t)(g->in_len + g->filt_len - 1);
+        g->in_ring = calloc(g->in_stride * (size_t)g->channels, sizeof(float));
+        if (!g->in_ring)
+            return CT_OPE_ALLOC_FAIL;
+    }
+    return CT_OPE_OK;
+}
+
+void ct_opus_graph_stop(ct_opus_graph *g)
+{
+    if (g->pipeline)
+        ct_pipeline_reset(g->pipeline);
+}
+
+/* Node Input: the caller's thread */
+
+/* The first 48 kHz sample a frame in flight still reads, and the first
+ * input sample (in the input ring's terms) a frame's Resample still
+ * reads: the oldest frame's, or the next frame's when none is in flight. */
+static int64_t oldest_start(const ct_opus_graph *g)
+{
+    if (ct_pipeline_in_flight(g->pipeline) == 0)
+        return g->next_start;
+    return g->slots[(g->pushed - ct_pipeline_in_flight(g->pipeline)) % g->ring].frame.start;
+}
+
+static int64_t oldest_resample(const ct_opus_graph *g)
+{
+    if (ct_pipeline_in_flight(g->pipeline) == 0)
+        return g->assigned;
+    return g->slots[(g->pushed - ct_pipeline_in_flight(g->pipeline)) % g->ring].resample_first;
+}
+
+/* The ring stopped on the codec's refusal of a frame (Encode keeps its
+ * code in the frame's slot; nothing runs after it): the stream fails as
+ * the sequential path's does. */
+static int ring_failed(ct_opus_graph *g)
+{
+    size_t i;
+    for (i = 0; i < g->ring; i++)
+        if (g->slots[i].nbytes < 0) {
+            ct_opus_ope_frame_failed(g->stream, &g->slots[i].frame, g->slots[i].nbytes);
+            return CT_OPE_INTERNAL_ERROR;
+        }
+    return CT_OPE_INTERNAL_ERROR;
+}
+
+/* The oldest frame's packet to the stream once it is finished (waiting for
+ * it with `wait`): *done says whether one was. */
+static int commit_oldest(ct_opus_graph *g, bool wait, bool *done)
+{
+    size_t slot;
+    frame_slot *s;
+    unsigned char *packet;
+    uint64_t t0;
+    int ret = ct_pipeline_peek(g->pipeline, wait, NULL, &slot);
+    *done = false;
+    if (ret == CT_EAGAIN)
+        return CT_OPE_OK;
+    if (ret != CT_OK)
+        return ring_failed(g);
+    t0 = trace_begin(g);
+    s = &g->slots[slot];
+    packet = ct_opus_ope_packet_buffer(g->stream);
+    if (!packet)
+        return CT_OPE_ALLOC_FAIL;
+    memcpy(packet, s->packet, (size_t)s->nbytes);
+    ret = ct_opus_ope_commit_frame(g->stream, &s->frame, packet, s->nbytes);
+    ct_pipeline_pop(g->pipeline);
+    trace_end(g, CT_OPUS_NODE_INPUT, t0);
+    *done = true;
+    return ret;
+}
+
+int ct_opus_graph_collect(ct_opus_graph *g)
+{
+    bool done = true;
+    int ret = CT_OPE_OK;
+    while (done && ret == CT_OPE_OK && ct_pipeline_in_flight(g->pipeline) > 0)
+        ret = commit_oldest(g, false, &done);
+    return ret;
+}
+
+/* Makes room: the oldest frame's packet out, waiting for it. The rings
+ * are sized so that there is always one when room is needed. */
+static int wait_oldest(ct_opus_graph *g)
+{
+    bool done;
+    if (ct_pipeline_in_flight(g->pipeline) == 0)
+        return CT_OPE_INTERNAL_ERROR;
+    return commit_oldest(g, true, &done);
+}
+
+/* Every frame the counted samples make due, pushed. */
+static int push_due_frames(ct_opus_graph *g)
+{
+    for (;;) {
+        ct_ope_frame frame;
+        frame_slot *s;
+        int ret;
+        uint64_t t0 = trace_begin(g);
+        if (!ct_opus_ope_next_frame(g->stream, (int)(g->counted - g->next_start), &frame)) {
+            trace_end(g, CT_OPUS_NODE_INPUT, t0);
+            return CT_OPE_OK;
+        }
+        trace_end(g, CT_OPUS_NODE_INPUT, t0);
+        if (ct_pipeline_in_flight(g->pipeline) == g->ring && (ret = wait_oldest(g)) != CT_OPE_OK)
+            return ret;
+        t0 = trace_begin(g);
+        s = &g->slots[ct_pipeline_next_slot(g->pipeline)];
+        s->frame = frame;
+        s->resample_first = g->assigned;
+        s->resample_end = g->re ? g->counted : g->assigned;
+        s->nbytes = 0;
+        g->assigned = g->counted;
+        g->next_start = frame.start + frame.frame_size;
+        ret = ct_pipeline_push(g->pipeline);
+        trace_end(g, CT_OPUS_NODE_INPUT, t0);
+        if (ret != CT_OK)
+            return ring_failed(g);
+        g->pushed++;
+    }
+}
+
+/* How many of n input samples fit now: their 48 kHz samples in the signal
+ * ring, their input in the input ring. */
+static int64_t input_room(const ct_opus_graph *g, int64_t n)
+{
+    int64_t take = n < INPUT_STEP ? n : INPUT_STEP;
+    int64_t pcm_limit = oldest_start(g) + g->pcm_len;
+    while (take > 0) {
+        int64_t counted;
+        if (g->re)
+            counted = ct_resampler_outputs(g->re, g->taken + take);
+        else if (g->re_inline)
+            counted = ct_resampler_outputs(g->re_inline, g->taken + take);
+        else
+            counted = g->taken + take;
+        if (counted > g->count_limit)
+            counted = g->count_limit;
+        if (counted <= pcm_limit &&
+            (!g->re || g->filt_len - 1 + g->taken + take <=
+                           ct_resampler_input_start(g->re, oldest_resample(g)) + g->in_len) &&
+            (!g->re_inline || counted - g->counted <= (int64_t)g->scratch_frames))
+            break;
+        take /= 2;
+    }
+    return take;
+}
+
+/* Input samples into the rings: the input ring (Resample's), or through
+ * the stream's resampler or as they are into the signal ring. */
+static int append_input(ct_opus_graph *g, const float *pcm, int64_t n)
+{
+    const size_t ch = (size_t)g->channels;
+    if (g->re) {
+        int64_t i;
+        for (i = 0; i < n; i++) {
+            int64_t t = g->filt_len - 1 + g->taken + i;
+            int64_t index = t % g->in_len;
+            size_t c;
+            for (c = 0; c < ch; c++) {
+                float v = pcm[(size_t)i * ch + c];
+                g->in_ring[c * g->in_stride + (size_t)index] = v;
+                if (index < g->filt_len - 1)
+                    g->in_ring[c * g->in_stride + (size_t)(g->in_len + index)] = v;
+            }
+        }
+        g->taken += n;
+        g->counted = ct_resampler_outputs(g->re, g->taken);
+        if (g->counted > g->count_limit)
+            g->counted = g->count_limit;
+    } else if (g->re_inline) {
+        uint32_t in_samples = (uint32_t)n;
+        uint32_t out_samples = (uint32_t)g->scratch_frames;
+        ct_resampler_process_interleaved_float(g->re_inline, pcm, &in_samples, g->scratch,
+                                               &out_samples);
+        if ((int64_t)in_samples != n)
+            return CT_OPE_INTERNAL_ERROR;
+        pcm_write(g, g->counted, g->scratch, out_samples);
+        g->taken += n;
+        g->counted += out_samples;
+        g->assigned = g->counted;
+    } else {
+        pcm_write(g, g->counted, pcm, n);
+        g->taken += n;
+        g->counted += n;
+        g->assigned = g->counted;
+    }
+    return CT_OPE_OK;
+}
+
+/* Samples through Input: into the rings as room allows, the frames they
+ * make due pushed (with push), the oldest awaited where there is no room. */
+static int feed(ct_opus_graph *g, const float *pcm, int64_t n, bool push)
+{
+    while (n > 0) {
+        int64_t take = input_room(g, n);
+        uint64_t t0;
+        int ret;
+        if (take == 0) {
+            if ((ret = wait_oldest(g)) != CT_OPE_OK)
+                return ret;
+            continue;
+        }
+        t0 = trace_begin(g);
+        ret = append_input(g, pcm, take);
+        trace_end(g, CT_OPUS_NODE_INPUT, t0);
+        if (ret != CT_OPE_OK)
+            return ret;
+        pcm += (size_t)take * (size_t)g->channels;
+        n -= take;
+        if (push && (ret = push_due_frames(g)) != CT_OPE_OK)
+            return ret;
+    }
+    return CT_OPE_OK;
+}
+
+int ct_opus_graph_write_float(ct_opus_graph *g, const float *pcm, int samples_per_channel)
+{
+    int ret = ct_opus_ope_write_begin(g->stream, pcm, samples_per_channel);
+    if (ret != CT_OPE_OK)
+        return ret;
+    ret = feed(g, pcm, samples_per_channel, true);
+    if (ret == CT_OPE_OK)
+        ret = ct_opus_graph_collect(g);
+    return ret;
+}
+
+/* The drain's padding of pad_samples 48 kHz samples: the stream's LPC
+ * extension at the input rate, then zeros, as the stream's resampler turns
+ * them; at 48 kHz the extension of the signal itself. No frame is planned
+ * until the padding is in (drain plans them with its own rules). */
+static int pad(ct_opus_graph *g, int pad_samples)
+{
+    const size_t ch = (size_t)g->channels;
+    int ret;
+    if (g->re) {
+        /* the padding's outputs from the extended input: as far as the
+           last of them reads, and not one output more */
+        const float *ext = ct_opus_ope_lpc_extension(g->stream);
+        int64_t end = g->counted + pad_samples;
+        int64_t needed = ct_resampler_input_start(g->re, end - 1) + 1 - g->taken;
+        int64_t lpc = needed < 120 ? needed : 120;
+        g->count_limit = end;
+        ret = feed(g, ext, lpc, false);
+        memset(g->scratch, 0, (size_t)INPUT_STEP * ch * sizeof(float));
+        for (needed -= lpc; ret == CT_OPE_OK && needed > 0; needed -= INPUT_STEP)
+            ret = feed(g, g->scratch, needed < INPUT_STEP ? needed : INPUT_STEP, false);
+        return ret;
+    }
+    if (g->re_inline) {
+        /* drain's loop: the extension, then zeros, until the padding is
+           out */
+        float *in = g->scratch, *out = g->scratch + (size_t)120 * ch;
+        memcpy(in, ct_opus_ope_lpc_extension(g->stream), (size_t)120 * ch * sizeof(float));
+        while (pad_samples > 0) {
+            uint32_t in_samples = 120;
+            uint32_t out_samples = (uint32_t)pad_samples;
+            ct_resampler_process_interleaved_float(g->re_inline, in, &in_samples, out,
+                                                   &out_samples);
+            pcm_write(g, g->counted, out, out_samples);
+            g->counted += out_samples;
+            g->assigned = g->counted;
+            pad_samples -= (int)out_samples;
+            memset(in, 0, (size_t)120 * ch * sizeof(float));
+        }
+        return CT_OPE_OK;
+    }
+    {
+        int before = g->counted < 480 ? (int)g->counted : 480;
+        float *x = g->scratch + (size_t)before * ch;
+        int i;
+        for (i = 0; i < before; i++)
+            memcpy(g->scratch + (size_t)i * ch, pcm_at_position(g, g->counted - before + i),
+                   ch * sizeof(float));
+        memset(x, 0, (size_t)pad_samples * ch * sizeof(float));
+        ct_opus_ope_extend_signal(x, before, 120, g->channels);
+        return feed(g, x, pad_samples, false);
+    }
+}
+
+int ct_opus_graph_drain(ct_opus_graph *g)
+{
+    int pad_samples;
+    int ret = ct_opus_ope_drain_begin(g->stream, &pad_samples);
+    if (ret != CT_OPE_OK)
+        return ret;
+    /* drain's check of the buffer's room cannot fail: at most a frame and
+       the decision delay are buffered, and the padding is short */
+    ret = pad(g, pad_samples);
+    if (ret != CT_OPE_OK)
+        return ret;
+    ct_opus_ope_drain_end(g->stream);
+    if ((ret = push_due_frames(g)) != CT_OPE_OK)
+        return ret;
+    while (ct_pipeline_in_flight(g->pipeline) > 0)
+        if ((ret = wait_oldest(g)) != CT_OPE_OK)
+            return ret;
+    /* Draining should have completed the stream. */
+    return ct_opus_ope_encoder_open(g->stream) ? CT_OPE_INTERNAL_ERROR : CT_OPE_OK;
+}
+
+/* The trace */
+
+int ct_opus_graph_trace(ct_opus_graph *g, bool on)
+{
+    int i;
+    g->tracing = on;
+    for (i = 0; i < CT_OPUS_NUM_NODES; i++)
+        atomic_store(&g->busy_ns[i], 0);
+    return CT_OK;
+}
+
+void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM_NODES],
+                              uint64_t *frames)
+{
+    int i;
+    for (i = 0; i < CT_OPUS_NUM_NODES; i++)
+        seconds[i] = (double)atomic_load(&g->busy_ns[i]) * 1e-9;
+    if (frames)
+        *frames = g->pushed;
+}
