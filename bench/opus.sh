@@ -4,7 +4,7 @@
 # Times ctopus against opusenc on every clip of the audio corpus, with the
 # same flags, alternating them clip by clip in one run: ctopus on one thread
 # (--threads 1, the sequential chain), ctopus on THREADS threads (the frame
-# ring; -j, default 0 = one per online CPU) and opusenc, at complexity 10
+# ring; -j, default: one per online CPU) and opusenc, at complexity 10
 # (the default) and 0. Prints for each setting the total time over the
 # corpus (median over the repetitions) of each and the ratios opusenc /
 # ctopus for both thread counts. The clips are those of the corpus, the
@@ -15,7 +15,8 @@
 #
 # usage: bench/opus.sh [-n REPS] [-j THREADS] [-B BUILD_DIR] [-o OPUSENC] [CORPUS_DIR]
 #   -n  repetitions of the whole corpus (default 3)
-#   -j  threads of the second ctopus run (default 0: one per online CPU)
+#   -j  threads of the second ctopus run (default: nproc; 0 also means one
+#       per online CPU)
 #   -B  the meson build directory with tools/ctopus (default: build)
 #   -o  the opusenc to compare with (default: opusenc on the PATH)
 #   CORPUS_DIR defaults to ../shared/corpus/audio next to the source tree.
@@ -24,7 +25,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/bench/lib.sh"
 reps=3
-threads=0
+threads=$(nproc)
 build="$root/build"
 opusenc=opusenc
 settings=("--comp 10" "--comp 0")
