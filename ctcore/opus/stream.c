@@ -56,6 +56,7 @@ struct ct_ogg_opus_enc {
     int64_t write_granule;
     int64_t last_page_granule;
     int draining;
+    int eos_planned; /* ct: the last frame is planned, none follows */
     int frame_size_request;
     float *lpc_buffer;
     ct_ope_packet_func packet_callback;
@@ -262,7 +263,7 @@ int ct_opus_ope_next_frame(ct_ogg_opus_enc *enc, int buffered, ct_ope_frame *fra
     /* Round up when converting the granule pos because the decoder will round down. */
     int64_t end_granule48k =
         (enc->end_granule * 48000 + enc->rate - 1) / enc->rate + enc->global_granule_offset;
-    if (enc->unrecoverable || !enc->stream_open ||
+    if (enc->unrecoverable || !enc->stream_open || enc->eos_planned ||
         buffered <= enc->frame_size + enc->decision_delay)
         return 0;
     frame->duration_request = 0;
@@ -290,6 +291,7 @@ int ct_opus_ope_next_frame(ct_ogg_opus_enc *enc, int buffered, ct_ope_frame *fra
     frame->e_o_s = enc->curr_granule >= end_granule48k;
     if (frame->e_o_s)
         frame->granulepos = end_granule48k - enc->granule_offset;
+    enc->eos_planned = frame->e_o_s;
     return 1;
 }
 
