@@ -4,6 +4,8 @@
  * tonality, band energies for the bandwidth, the leakage boosts and the
  * network's features, then the music and activity probabilities; and
  * tonality_get_info, which reads the frames around the one being coded.
+ * The reference's ring of 100 entries is a history of 512 here
+ * (analysis.h), read through a view, so that the writer may run ahead.
  *
  * Kept as the reference computes it: float arithmetic in the same order,
  * with the double promotions of its libm calls and double constants
@@ -248,9 +250,46 @@ void ct_opus_tonality_analysis_reset(ct_tonality_analysis *tonal)
            sizeof(*tonal) - offsetof(ct_tonality_analysis, angle));
 }
 
+void ct_opus_tonality_view(const ct_tonality_analysis *tonal,
+                           ct_tonality_view *view)
+{
+    view->write_count = tonal->write_count;
+    view->count = tonal->count;
+}
+
+/* What the reference's ring holds before anything is written there (the
+ * reset zeroes it) */
+static const ct_analysis_info no_entry;
+
+/* Entry a of the history; a < 0: never written */
+static const ct_analysis_info *history_entry(const ct_tonality_analysis *tonal,
+                                             int64_t a)
+{
+    if (a < 0)
+        return &no_entry;
+    return &tonal->history[a % CT_OPUS_ANALYSIS_HISTORY];
+}
+
+/* The entry that the reference's ring holds at position p (0 <= p <
+ * DETECT_SIZE) once the view's entries are written: write_pos (the view's
+ * count modulo DETECT_SIZE) follows the last written, so p holds the entry
+ * (write_pos - 1 - p) mod DETECT_SIZE before the last. */
+static const ct_analysis_info *ring_entry(const ct_tonality_analysis *tonal,
+                                          const ct_tonality_view *view,
+                                          int write_pos, int p)
+{
+    int back = (write_pos - 1 - p + DETECT_SIZE) % DETECT_SIZE;
+    return history_entry(tonal, view->write_count - 1 - back);
+}
+
 void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
+                               const ct_tonality_view *view,
                                ct_analysis_info *info_out, int len)
 {
+    /* The reference's tonal->write_pos and tonal->count, as the view saw
+     * them */
+    const int write_pos = (int)(view->write_count % DETECT_SIZE);
+    const int count = view->count;
     int pos;
     int curr_lookahead;
     float tonality_max;
@@ -266,7 +305,7 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
     int bandwidth_span;
 
     pos = tonal->read_pos;
-    curr_lookahead = tonal->write_pos - tonal->read_pos;
+    curr_lookahead = write_pos - tonal->read_pos;
     if (curr_lookahead < 0)
         curr_lookahead += DETECT_SIZE;
 
@@ -280,17 +319,18 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
 
     /* On long frames, look at the second analysis window rather than the
      * first. */
-    if (len > tonal->Fs / 50 && pos != tonal->write_pos) {
+    if (len > tonal->Fs / 50 && pos != write_pos) {
         pos++;
         if (pos == DETECT_SIZE)
             pos = 0;
     }
-    if (pos == tonal->write_pos)
+    if (pos == write_pos)
         pos--;
     if (pos < 0)
         pos = DETECT_SIZE - 1;
     pos0 = pos;
-    memcpy(info_out, &tonal->info[pos], sizeof(*info_out));
+    memcpy(info_out, ring_entry(tonal, view, write_pos, pos),
+           sizeof(*info_out));
     if (!info_out->valid)
         return;
     tonality_max = tonality_avg = info_out->tonality;
@@ -304,13 +344,15 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
         pos++;
         if (pos == DETECT_SIZE)
             pos = 0;
-        if (pos == tonal->write_pos)
+        if (pos == write_pos)
             break;
-        tonality_max = CT_MAX32(tonality_max, tonal->info[pos].tonality);
-        tonality_avg += tonal->info[pos].tonality;
+        tonality_max = CT_MAX32(
+            tonality_max, ring_entry(tonal, view, write_pos, pos)->tonality);
+        tonality_avg += ring_entry(tonal, view, write_pos, pos)->tonality;
         tonality_count++;
         info_out->bandwidth =
-            CT_IMAX(info_out->bandwidth, tonal->info[pos].bandwidth);
+            CT_IMAX(info_out->bandwidth,
+                    ring_entry(tonal, view, write_pos, pos)->bandwidth);
         bandwidth_span--;
     }
     pos = pos0;
@@ -320,10 +362,11 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
         pos--;
         if (pos < 0)
             pos = DETECT_SIZE - 1;
-        if (pos == tonal->write_pos)
+        if (pos == write_pos)
             break;
         info_out->bandwidth =
-            CT_IMAX(info_out->bandwidth, tonal->info[pos].bandwidth);
+            CT_IMAX(info_out->bandwidth,
+                    ring_entry(tonal, view, write_pos, pos)->bandwidth);
     }
     info_out->tonality =
         CT_MAX32(tonality_avg / tonality_count, tonality_max - .2f);
@@ -352,22 +395,24 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
      * gives music_prob_max. */
     prob_min = 1.f;
     prob_max = 0.f;
-    vad_prob = tonal->info[vpos].activity_probability;
+    vad_prob = ring_entry(tonal, view, write_pos, vpos)->activity_probability;
     prob_count = CT_MAX16(.1f, vad_prob);
-    prob_avg = CT_MAX16(.1f, vad_prob) * tonal->info[mpos].music_prob;
+    prob_avg = CT_MAX16(.1f, vad_prob) *
+               ring_entry(tonal, view, write_pos, mpos)->music_prob;
     while (1) {
         float pos_vad;
         mpos++;
         if (mpos == DETECT_SIZE)
             mpos = 0;
-        if (mpos == tonal->write_pos)
+        if (mpos == write_pos)
             break;
         vpos++;
         if (vpos == DETECT_SIZE)
             vpos = 0;
-        if (vpos == tonal->write_pos)
+        if (vpos == write_pos)
             break;
-        pos_vad = tonal->info[vpos].activity_probability;
+        pos_vad =
+            ring_entry(tonal, view, write_pos, vpos)->activity_probability;
         prob_min = CT_MIN16(
             (prob_avg - TRANSITION_PENALTY * (vad_prob - pos_vad)) / prob_count,
             prob_min);
@@ -375,7 +420,8 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
             (prob_avg + TRANSITION_PENALTY * (vad_prob - pos_vad)) / prob_count,
             prob_max);
         prob_count += CT_MAX16(.1f, pos_vad);
-        prob_avg += CT_MAX16(.1f, pos_vad) * tonal->info[mpos].music_prob;
+        prob_avg += CT_MAX16(.1f, pos_vad) *
+                    ring_entry(tonal, view, write_pos, mpos)->music_prob;
     }
     info_out->music_prob = prob_avg / prob_count;
     prob_min = CT_MIN16(prob_avg / prob_count, prob_min);
@@ -391,12 +437,14 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
         pmax = prob_max;
         pos = pos0;
         /* Look for min/max in the past. */
-        for (i = 0; i < CT_IMIN(tonal->count - 1, 15); i++) {
+        for (i = 0; i < CT_IMIN(count - 1, 15); i++) {
             pos--;
             if (pos < 0)
                 pos = DETECT_SIZE - 1;
-            pmin = CT_MIN16(pmin, tonal->info[pos].music_prob);
-            pmax = CT_MAX16(pmax, tonal->info[pos].music_prob);
+            pmin = CT_MIN16(
+                pmin, ring_entry(tonal, view, write_pos, pos)->music_prob);
+            pmax = CT_MAX16(
+                pmax, ring_entry(tonal, view, write_pos, pos)->music_prob);
         }
         /* Bias against switching on active audio. */
         pmin = CT_MAX16(0.f, pmin - .1f * vad_prob);
@@ -408,6 +456,19 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
     info_out->music_prob_max = prob_max;
 }
 
+/* The reference's info = &tonal->info[tonal->write_pos++]: the next entry,
+ * which starts as what the ring's slot held, the entry DETECT_SIZE before
+ * (the paths that stop early leave some fields of it in place). */
+static ct_analysis_info *start_entry(ct_tonality_analysis *tonal)
+{
+    int64_t a = tonal->write_count++;
+    ct_analysis_info *info = &tonal->history[a % CT_OPUS_ANALYSIS_HISTORY];
+    memcpy(info, history_entry(tonal, a - DETECT_SIZE), sizeof(*info));
+    return info;
+}
+
+/* x: the samples from offset on (the reference's x + offset * C is that
+ * of the whole call; ct passes 0 with the chunk, the same samples) */
 static void tonality_analysis(ct_tonality_analysis *tonal,
                               const ct_celt_mode *celt_mode, const void *x,
                               int len, int offset, int c1, int c2, int C,
@@ -487,9 +548,7 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
         return;
     }
     hp_ener = tonal->hp_ener_accum;
-    info = &tonal->info[tonal->write_pos++];
-    if (tonal->write_pos >= DETECT_SIZE)
-        tonal->write_pos -= DETECT_SIZE;
+    info = start_entry(tonal);
 
     is_silence = ct_opus_is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE, 1,
                                             lsb_depth);
@@ -510,10 +569,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     tonal->mem_fill = 240 + remaining;
     if (is_silence) {
         /* On silence, copy the previous analysis. */
-        int prev_pos = tonal->write_pos - 2;
-        if (prev_pos < 0)
-            prev_pos += DETECT_SIZE;
-        memcpy(info, &tonal->info[prev_pos], sizeof(*info));
+        memcpy(info, history_entry(tonal, tonal->write_count - 2),
+               sizeof(*info));
         return;
     }
     ct_opus_fft(kfft, in, out);
@@ -882,35 +939,63 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     info->valid = 1;
 }
 
-void ct_opus_run_analysis(ct_tonality_analysis *analysis,
-                          const ct_celt_mode *celt_mode,
-                          const void *analysis_pcm, int analysis_frame_size,
-                          int frame_size, int c1, int c2, int C, int32_t Fs,
-                          int lsb_depth, ct_opus_downmix_func downmix,
-                          ct_analysis_info *analysis_info)
+void ct_opus_tonality_analysis_write(ct_tonality_analysis *analysis,
+                                     const ct_celt_mode *celt_mode,
+                                     ct_opus_analysis_pcm_at pcm_at,
+                                     const void *ctx, int analysis_frame_size,
+                                     int frame_size, int c1, int c2, int C,
+                                     int32_t Fs, int lsb_depth,
+                                     ct_opus_downmix_func downmix)
 {
     int offset;
     int pcm_len;
 
     analysis_frame_size -= analysis_frame_size & 1;
+    /* Avoid overflow/wrap-around of the analysis buffer */
+    analysis_frame_size =
+        CT_IMIN((DETECT_SIZE - 5) * Fs / 50, analysis_frame_size);
+
+    pcm_len = analysis_frame_size - analysis->analysis_offset;
+    offset = analysis->analysis_offset;
+    while (pcm_len > 0) {
+        tonality_analysis(analysis, celt_mode, pcm_at(ctx, offset),
+                          CT_IMIN(Fs / 50, pcm_len), 0, c1, c2, C, lsb_depth,
+                          downmix);
+        offset += Fs / 50;
+        pcm_len -= Fs / 50;
+    }
+    analysis->analysis_offset = analysis_frame_size;
+
+    analysis->analysis_offset -= frame_size;
+}
+
+/* The source of ct_opus_run_analysis: the call's interleaved samples */
+typedef struct interleaved_pcm {
+    const float *pcm;
+    int C;
+} interleaved_pcm;
+
+static const float *interleaved_pcm_at(const void *ctx, int offset)
+{
+    const interleaved_pcm *src = ctx;
+    return src->pcm + (size_t)offset * src->C;
+}
+
+void ct_opus_run_analysis(ct_tonality_analysis *analysis,
+                          const ct_celt_mode *celt_mode,
+                          const float *analysis_pcm, int analysis_frame_size,
+                          int frame_size, int c1, int c2, int C, int32_t Fs,
+                          int lsb_depth, ct_opus_downmix_func downmix,
+                          ct_tonality_view *view,
+                          ct_analysis_info *analysis_info)
+{
     if (analysis_pcm != NULL) {
-        /* Avoid overflow/wrap-around of the analysis buffer */
-        analysis_frame_size =
-            CT_IMIN((DETECT_SIZE - 5) * Fs / 50, analysis_frame_size);
-
-        pcm_len = analysis_frame_size - analysis->analysis_offset;
-        offset = analysis->analysis_offset;
-        while (pcm_len > 0) {
-            tonality_analysis(analysis, celt_mode, analysis_pcm,
-                              CT_IMIN(Fs / 50, pcm_len), offset, c1, c2, C,
-                              lsb_depth, downmix);
-            offset += Fs / 50;
-            pcm_len -= Fs / 50;
-        }
-        analysis->analysis_offset = analysis_frame_size;
-
-        analysis->analysis_offset -= frame_size;
+        interleaved_pcm src = {analysis_pcm, C};
+        ct_opus_tonality_analysis_write(analysis, celt_mode, interleaved_pcm_at,
+                                        &src, analysis_frame_size, frame_size,
+                                        c1, c2, C, Fs, lsb_depth, downmix);
+        ct_opus_tonality_view(analysis, view);
     }
 
-    ct_opus_tonality_get_info(analysis, analysis_info, frame_size);
+    ct_opus_tonality_get_info(analysis, view, analysis_info, frame_size);
 }

@@ -6,6 +6,13 @@
  * and read back frame by frame with the look-ahead libopusenc gives.
  * Also the float downmix through which the encoder feeds it.
  *
+ * Split in two halves (ct): the writer (the analysis of new samples,
+ * ct_opus_tonality_analysis_write) and the reader (ct_opus_tonality_get_info),
+ * which reads what the writer wrote through a view taken after the writer's
+ * calls for its encoder call, so that the writer may run ahead of it on
+ * another thread; ct_opus_run_analysis joins them as the reference's
+ * run_analysis.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/analysis.h, the AnalysisInfo of
  * celt/celt.h and downmix_func and downmix_float of src/opus_private.h
@@ -60,10 +67,31 @@ typedef void (*ct_opus_downmix_func)(const void *_x, float *y, int subframe,
 void ct_opus_downmix_float(const void *_x, float *y, int subframe, int offset,
                            int c1, int c2, int C);
 
+/* The samples of one encoder call from offset on (relative to the first
+ * sample the call analyses), interleaved, at least Fs / 50 of them
+ * contiguous (fewer where the call has fewer); valid until the next call. */
+typedef const float *(*ct_opus_analysis_pcm_at)(const void *ctx, int offset);
+
+/*
+ * src/analysis.h TonalityAnalysisState, with the reference's ring of
+ * DETECT_SIZE entries replaced by a history of CT_OPUS_ANALYSIS_HISTORY
+ * entries held by their number (entry a, the a-th written since the reset,
+ * in history[a % CT_OPUS_ANALYSIS_HISTORY]). The reader reads it through
+ * ring positions as the reference does and maps each to the entry the
+ * reference's ring would hold there.
+ *
+ * Two halves, on two threads when the writer runs ahead: the writer's
+ * fields are written only by the writer (and the reset), the reader's only
+ * by the reader (and the reset); the reader reads of the writer only Fs,
+ * the history (entries its view counts) and its view.
+ */
 typedef struct ct_tonality_analysis {
+    /* Set at init, read by both halves */
     int application;
     int32_t Fs;
     /* ct_opus_tonality_analysis_reset clears from here to the end */
+
+    /* The writer's */
     float angle[240];
     float d_angle[240];
     float d2_angle[240];
@@ -85,21 +113,27 @@ typedef struct ct_tonality_analysis {
     int E_count;
     int count;
     int analysis_offset;
-    int write_pos;
-    int read_pos;
-    int read_subframe;
+    /* entries written since the reset; the reference's write_pos is this
+     * modulo CT_OPUS_DETECT_SIZE */
+    int64_t write_count;
     float hp_ener_accum;
     int initialized;
     float rnn_state[CT_MLP_MAX_NEURONS];
     float downmix_state[3];
-    ct_analysis_info info[CT_OPUS_DETECT_SIZE];
+    ct_analysis_info history[CT_OPUS_ANALYSIS_HISTORY];
+
+    /* The reader's */
+    int read_pos;
+    int read_subframe;
 } ct_tonality_analysis;
 
 /*
  * What a reader sees of the writer (ct): the entries written so far and
  * its count, as they were right after the analysis of one encoder call.
  * The reference's reader reads the writer's live write_pos and count; a
- * view taken at the same point gives it the same numbers later.
+ * view taken at the same point gives it the same numbers later. A view
+ * stays readable while the writer has written at most
+ * CT_OPUS_ANALYSIS_HISTORY - CT_OPUS_DETECT_SIZE entries after it.
  */
 typedef struct ct_tonality_view {
     int64_t write_count; /* entries written since the reset */
@@ -113,24 +147,41 @@ void ct_opus_tonality_view(const ct_tonality_analysis *tonal, ct_tonality_view *
  * caller's to set. */
 void ct_opus_tonality_analysis_init(ct_tonality_analysis *tonal, int32_t Fs);
 
-/* Call this when there's a discontinuity in the data. */
+/* Call this when there's a discontinuity in the data. Both halves: only
+ * with no writer or reader running. */
 void ct_opus_tonality_analysis_reset(ct_tonality_analysis *tonal);
 
-/* The analysis of the len samples to be coded next (at Fs), smoothed over
- * the frames around it, and moves the read position on by len. */
+/* The reader: the analysis of the len samples to be coded next (at Fs),
+ * smoothed over the frames around it, as the writer's entries stood at
+ * view; moves the read position on by len. */
 void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
+                               const ct_tonality_view *view,
                                ct_analysis_info *info_out, int len);
 
-/* Analyses the samples of analysis_pcm (analysis_frame_size of them, of
- * which those before analysis->analysis_offset were analysed by the
- * previous call; NULL: nothing new) through downmix, then
- * ct_opus_tonality_get_info for frame_size. celt_mode is
- * ct_celt_mode_get()'s (its FFT of 480). */
+/* The writer of run_analysis: analyses the analysis_frame_size samples of
+ * an encoder call (pcm_at(ctx, offset); those before
+ * analysis->analysis_offset were analysed by the previous call) through
+ * downmix, then moves analysis_offset on by frame_size. celt_mode is
+ * ct_celt_mode_get()'s (its FFT of 480). Touches only the writer's fields. */
+void ct_opus_tonality_analysis_write(ct_tonality_analysis *analysis,
+                                     const ct_celt_mode *celt_mode,
+                                     ct_opus_analysis_pcm_at pcm_at,
+                                     const void *ctx, int analysis_frame_size,
+                                     int frame_size, int c1, int c2, int C,
+                                     int32_t Fs, int lsb_depth,
+                                     ct_opus_downmix_func downmix);
+
+/* run_analysis: with analysis_pcm (analysis_frame_size samples, C
+ * interleaved), ct_opus_tonality_analysis_write of them, then *view = the
+ * writer's view; NULL: nothing new, *view as it is (the view of the
+ * writer's last calls, taken here or by whoever ran the writer). Then
+ * ct_opus_tonality_get_info through *view for frame_size. */
 void ct_opus_run_analysis(ct_tonality_analysis *analysis,
                           const ct_celt_mode *celt_mode,
-                          const void *analysis_pcm, int analysis_frame_size,
+                          const float *analysis_pcm, int analysis_frame_size,
                           int frame_size, int c1, int c2, int C, int32_t Fs,
                           int lsb_depth, ct_opus_downmix_func downmix,
+                          ct_tonality_view *view,
                           ct_analysis_info *analysis_info);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * The Opus encoder of one stream: opus_encoder_init, its ctls and
- * opus_encode_native of the float build (CELT, SILK and Hybrid frames).
+ * opus_encode_native of the float build (CELT, SILK and Hybrid frames);
+ * and the writer half of its tonality analysis, which may run ahead.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/opus_encoder.c and celt/float_cast.h's
@@ -117,6 +118,7 @@ int ct_opus_encoder_init(ct_opus_codec *st, int32_t Fs, int channels,
     st->silk_mode.bitRate = 25000;
     st->silk_mode.packetLossPercentage = 0;
     st->silk_mode.complexity = 9;
+    st->user_complexity = st->silk_mode.complexity;
     st->silk_mode.useInBandFEC = 0;
     st->silk_mode.useDTX = 0;
     st->silk_mode.useCBR = 0;
@@ -743,8 +745,8 @@ static int32_t encode_multiframe_packet(ct_opus_codec *st, const float *pcm,
 
         tmp_len = ct_opus_encode_native(
             st, pcm + i * (st->channels * frame_size), frame_size,
-            tmp_data + i * bytes_per_frame, bytes_per_frame, lsb_depth, NULL,
-            0, 0, 0, 0, NULL, float_api);
+            tmp_data + i * bytes_per_frame, bytes_per_frame, lsb_depth, NULL, 0,
+            0, 0, 0, NULL, NULL, float_api);
 
         if (tmp_len < 0)
             return CT_OPUS_INTERNAL_ERROR;
@@ -804,12 +806,51 @@ static int compute_redundancy_bytes(int32_t max_data_bytes,
     return redundancy_bytes;
 }
 
+/* opus_encode_native's test for its tonality analysis, on user_complexity
+ * where the reference reads silk_mode.complexity: the same value whenever
+ * this runs (SILK sets silk_mode.complexity to 0 only during a prefill and
+ * restores it; its error returns in between come from rates and packet
+ * sizes this codec never sets), and one the writer may read on its thread
+ * while Encode runs. */
+static int analysis_runs(const ct_opus_codec *st)
+{
+    return st->user_complexity >= 7 && st->Fs >= 16000;
+}
+
+/* tonality_analysis_reset, and the view that goes with the analysis */
+static void analysis_reset(ct_opus_codec *st)
+{
+    ct_opus_tonality_analysis_reset(&st->analysis);
+    memset(&st->analysis_view, 0, sizeof(st->analysis_view));
+}
+
+void ct_opus_encoder_analysis_write(ct_opus_codec *st,
+                                    ct_opus_analysis_pcm_at pcm_at,
+                                    const void *ctx, int32_t analysis_size,
+                                    int frame_size, int c1, int c2,
+                                    int analysis_channels, int lsb_depth,
+                                    ct_opus_downmix_func downmix,
+                                    ct_tonality_view *view)
+{
+    if (!analysis_runs(st)) {
+        memset(view, 0, sizeof(*view));
+        return;
+    }
+    ct_opus_tonality_analysis_write(
+        &st->analysis, ct_celt_encoder_get_mode(&st->celt_enc), pcm_at, ctx,
+        analysis_size, frame_size, c1, c2, analysis_channels, st->Fs,
+        CT_IMIN(lsb_depth, st->lsb_depth), downmix);
+    ct_opus_tonality_view(&st->analysis, view);
+}
+
 int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                               int frame_size, unsigned char *data,
                               int32_t out_data_bytes, int lsb_depth,
-                              const void *analysis_pcm, int32_t analysis_size,
+                              const float *analysis_pcm, int32_t analysis_size,
                               int c1, int c2, int analysis_channels,
-                              ct_opus_downmix_func downmix, int float_api)
+                              ct_opus_downmix_func downmix,
+                              const ct_tonality_view *analysis_view,
+                              int float_api)
 {
     ct_silk_encoder *silk_enc;
     ct_celt_encoder *celt_enc;
@@ -871,15 +912,17 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
      * CELT copies is defined (it reads the rest only when valid). */
     memset(&analysis_info, 0, sizeof(analysis_info));
     analysis_info.valid = 0;
-    if (st->silk_mode.complexity >= 7 && st->Fs >= 16000) {
+    if (analysis_runs(st)) {
         is_silence = ct_opus_is_digital_silence(pcm, frame_size, st->channels,
                                                 lsb_depth);
         analysis_read_pos_bak = st->analysis.read_pos;
         analysis_read_subframe_bak = st->analysis.read_subframe;
+        if (analysis_pcm == NULL && analysis_view != NULL)
+            st->analysis_view = *analysis_view;
         ct_opus_run_analysis(&st->analysis, celt_mode, analysis_pcm,
                              analysis_size, frame_size, c1, c2,
                              analysis_channels, st->Fs, lsb_depth, downmix,
-                             &analysis_info);
+                             &st->analysis_view, &analysis_info);
 
         /* Track the peak signal energy */
         if (!is_silence &&
@@ -888,7 +931,10 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                 0.999f * st->peak_signal_energy,
                 compute_frame_energy(pcm, frame_size, st->channels, st->dsp));
     } else if (st->analysis.initialized) {
-        ct_opus_tonality_analysis_reset(&st->analysis);
+        /* Nothing runs on this analysis meanwhile: a writer ahead
+         * (ct_opus_encoder_analysis_write) has the settings of this call
+         * and skips this stream too. */
+        analysis_reset(st);
     }
 
     /* Reset voice_ratio if this frame is not silent or if analysis is
@@ -1980,6 +2026,7 @@ int ct_opus_encoder_set_complexity(ct_opus_codec *st, int32_t value)
     if (value < 0 || value > 10)
         return CT_OPUS_BAD_ARG;
     st->silk_mode.complexity = value;
+    st->user_complexity = value;
     ct_celt_encoder_set_complexity(&st->celt_enc, value);
     return CT_OPUS_OK;
 }
@@ -2071,7 +2118,7 @@ void ct_opus_encoder_reset_state(ct_opus_codec *st)
     char *start;
     ct_silk_EncControlStruct dummy;
 
-    ct_opus_tonality_analysis_reset(&st->analysis);
+    analysis_reset(st);
 
     start = (char *)&st->stream_channels;
     memset(start, 0, offsetof(ct_opus_codec, celt_enc) -

@@ -98,7 +98,15 @@ typedef struct ct_opus_codec {
     int lfe;
     const ct_opus_dsp *dsp;
     int use_dtx;
+    /* OPUS_SET_COMPLEXITY's value (ct), which the analysis' writer reads
+     * on its thread: silk_mode.complexity, the reference's, is SILK's to
+     * set to 0 for the time of a prefill (silk/enc_api.c) */
+    int user_complexity;
     ct_tonality_analysis analysis;
+    /* The view (analysis.h) the analysis' reader last read through (ct):
+     * that of the writer's calls for this encoder call, which the calls
+     * for the frames of a multi-frame packet read again */
+    ct_tonality_view analysis_view;
 
     /* ct_opus_encoder_reset_state clears from here to the end (as
      * OPUS_ENCODER_RESET_START) */
@@ -191,18 +199,42 @@ float ct_opus_compute_stereo_width(const float *pcm, int frame_size,
 int ct_opus_is_digital_silence(const float *pcm, int frame_size, int channels,
                                int lsb_depth);
 
+/* The writer half of opus_encode_native's tonality analysis (ct): for a
+ * call of ct_opus_encode_native with analysis_pcm as pcm_at gives it
+ * (analysis_size samples, analysis_channels interleaved; channels c1 and
+ * c2 of them through downmix), frame_size and lsb_depth, the
+ * tonality_analysis calls that call makes and *view = the analysis' view
+ * after them; where that call runs no analysis (complexity below 7, Fs
+ * below 16000), nothing and *view = {0, 0}. Reads only settings and
+ * touches only the writer's half of st->analysis, so it may run ahead
+ * (its calls in order) while ct_opus_encode_native codes earlier calls
+ * with the views it gave, if the settings stay those of its calls. */
+void ct_opus_encoder_analysis_write(ct_opus_codec *st,
+                                    ct_opus_analysis_pcm_at pcm_at,
+                                    const void *ctx, int32_t analysis_size,
+                                    int frame_size, int c1, int c2,
+                                    int analysis_channels, int lsb_depth,
+                                    ct_opus_downmix_func downmix,
+                                    ct_tonality_view *view);
+
 /* src/opus_encoder.c opus_encode_native, float build: encodes the
  * frame_size samples of pcm (interleaved, st->channels) into data (at most
  * out_data_bytes; 40 and 60 ms CELT or Hybrid frames become a multi-frame
- * packet, SILK codes up to 60 ms in one frame),
- * with the tonality analysis reading the analysis_size samples of
- * analysis_pcm (analysis_channels interleaved, channels c1 and c2 of them)
- * through downmix. Returns the packet's length or a CT_OPUS_* error. */
+ * packet, SILK codes up to 60 ms in one frame), with the tonality analysis
+ * reading the analysis_size samples of analysis_pcm (analysis_channels
+ * interleaved, channels c1 and c2 of them) through downmix.
+ * analysis_pcm NULL (ct): the analysis' writer is not run; with
+ * analysis_view, the reader reads through it (the view that
+ * ct_opus_encoder_analysis_write gave for this call), else (the reference's
+ * NULL, the frames of a multi-frame packet) through the last one.
+ * Returns the packet's length or a CT_OPUS_* error. */
 int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
                               int frame_size, unsigned char *data,
                               int32_t out_data_bytes, int lsb_depth,
-                              const void *analysis_pcm, int32_t analysis_size,
+                              const float *analysis_pcm, int32_t analysis_size,
                               int c1, int c2, int analysis_channels,
-                              ct_opus_downmix_func downmix, int float_api);
+                              ct_opus_downmix_func downmix,
+                              const ct_tonality_view *analysis_view,
+                              int float_api);
 
 #endif

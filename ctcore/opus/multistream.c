@@ -1,7 +1,8 @@
 /*
  * The multistream Opus encoder for mapping families 0, 1 and 255: init
  * (the Vorbis layouts), the surround analysis, the per-stream rate
- * allocation, the encode call and the ctls libopusenc forwards.
+ * allocation, the encode call and the ctls libopusenc forwards; and the
+ * encode call split around the streams' tonality analyses (ct).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 src/opus_multistream_encoder.c and the layout
@@ -518,11 +519,14 @@ static void opus_copy_channel_in_float(float *dst, int dst_stride,
         dst[i * dst_stride] = float_src[i * src_stride + src_channel];
 }
 
+/* views (ct): NULL, each stream's analysis reads pcm as in the reference;
+ * else it was done ahead (ct_opus_ms_analysis_write) and stream s reads
+ * views[s] */
 static int opus_multistream_encode_native(
     ct_opus_ms_encoder *st, ct_opus_copy_channel_in_func copy_channel_in,
     const void *pcm, int analysis_frame_size, unsigned char *data,
     int32_t max_data_bytes, int lsb_depth, ct_opus_downmix_func downmix,
-    int float_api)
+    const ct_tonality_view *views, int float_api)
 {
     int32_t Fs;
     int s;
@@ -672,10 +676,11 @@ static int opus_multistream_encode_native(
             curr_max -= curr_max > 253 ? 2 : 1;
         if (!vbr && s == st->layout.nb_streams - 1)
             ct_opus_encoder_set_bitrate(enc, curr_max * (8 * Fs / frame_size));
-        len = ct_opus_encode_native(enc, buf, frame_size, tmp_data, curr_max,
-                                    lsb_depth, pcm, analysis_frame_size, c1,
-                                    c2, st->layout.nb_channels, downmix,
-                                    float_api);
+        len = ct_opus_encode_native(
+            enc, buf, frame_size, tmp_data, curr_max, lsb_depth,
+            views == NULL ? pcm : NULL, analysis_frame_size, c1, c2,
+            st->layout.nb_channels, downmix, views == NULL ? NULL : &views[s],
+            float_api);
         if (len < 0) {
             return len;
         }
@@ -702,10 +707,46 @@ int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
                             int analysis_frame_size, unsigned char *data,
                             int32_t max_data_bytes)
 {
-    return opus_multistream_encode_native(st, opus_copy_channel_in_float, pcm,
-                                          analysis_frame_size, data,
-                                          max_data_bytes, 24,
-                                          ct_opus_downmix_float, 1);
+    return opus_multistream_encode_native(
+        st, opus_copy_channel_in_float, pcm, analysis_frame_size, data,
+        max_data_bytes, 24, ct_opus_downmix_float, NULL, 1);
+}
+
+void ct_opus_ms_analysis_write(ct_opus_ms_encoder *st,
+                               const float *(*pcm_at)(const void *ctx,
+                                                      int offset),
+                               const void *ctx, int analysis_frame_size,
+                               int frame_size, ct_tonality_view *views)
+{
+    int s;
+
+    /* What opus_multistream_encode_native passes each stream's
+     * opus_encode_native (ct_opus_ms_encode_float's lsb_depth and
+     * downmix) */
+    for (s = 0; s < st->layout.nb_streams; s++) {
+        int c1, c2;
+        if (s < st->layout.nb_coupled_streams) {
+            c1 = get_left_channel(&st->layout, s, -1);
+            c2 = get_right_channel(&st->layout, s, -1);
+        } else {
+            c1 = get_mono_channel(&st->layout, s, -1);
+            c2 = -1;
+        }
+        ct_opus_encoder_analysis_write(
+            &st->streams[s], pcm_at, ctx, analysis_frame_size, frame_size, c1,
+            c2, st->layout.nb_channels, 24, ct_opus_downmix_float, &views[s]);
+    }
+}
+
+int ct_opus_ms_encode_float_analysed(ct_opus_ms_encoder *st, const float *pcm,
+                                     int analysis_frame_size,
+                                     const ct_tonality_view *views,
+                                     unsigned char *data,
+                                     int32_t max_data_bytes)
+{
+    return opus_multistream_encode_native(
+        st, opus_copy_channel_in_float, pcm, analysis_frame_size, data,
+        max_data_bytes, 24, ct_opus_downmix_float, views, 1);
 }
 
 /* The ctls */

@@ -109,12 +109,20 @@ int ct_opus_ms_encode_float(ct_opus_ms_encoder *st, const float *pcm,
  *
  * ct_opus_ms_analysis_write: for a call of ct_opus_ms_encode_float with
  * analysis_frame_size samples buffered (pcm_at(ctx, offset) gives the
- * interleaved samples from offset on, at least 960 of them contiguous) and
- * the frame_size it selects, each stream's tonality_analysis calls as that
- * call makes them (streams whose analysis is off are skipped), then each
- * stream's view of its analysis after them into views[layout.nb_streams].
- * Touches only the streams' analysis writers (analysis.h): it may run while
- * ct_opus_ms_encode_float_analysed codes an earlier frame.
+ * interleaved samples from offset on, at least 960 of them contiguous,
+ * valid until the next pcm_at) and the frame_size it selects, each
+ * stream's tonality_analysis calls as that call makes them (streams whose
+ * analysis is off are skipped), then each stream's view of its analysis
+ * after them into views[layout.nb_streams] ({0, 0} where skipped).
+ * Touches only the streams' analysis writers (analysis.h) and reads only
+ * settings: it may run while ct_opus_ms_encode_float_analysed codes an
+ * earlier frame, if its calls come in the order of the calls they stand
+ * for, no settings change in between (complexity, lsb_depth: ctls and
+ * ct_opus_encoder_reset_state wait for the frames in flight) and the
+ * oldest view still to be read is at most
+ * CT_OPUS_ANALYSIS_HISTORY - CT_OPUS_DETECT_SIZE entries behind the
+ * writer (a stream writes an entry per 20 ms of new samples: 3 a call of
+ * 60 ms, more only the first call, whose own view counts them).
  */
 void ct_opus_ms_analysis_write(ct_opus_ms_encoder *st, const float *(*pcm_at)(const void *ctx,
                                                                                int offset),
