@@ -52,6 +52,7 @@ struct ct_opus_encoder {
     int lsb_depth; /* 0 until known */
     ct_ogg_opus_enc *stream;
     ct_opus_graph *graph; /* the frame ring, NULL on the sequential path */
+    size_t ring;          /* its slots */
     float *chunk; /* one read of opusenc's: frame_size input frames */
     int chunk_frames;
     int chunk_fill;
@@ -610,7 +611,6 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
                         size_t errbuf_size)
 {
     ct_opus_encoder *enc;
-    size_t ring;
     int ret, i;
 
     *encoder = NULL;
@@ -653,9 +653,9 @@ int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
     ct_opus_dsp_init(&enc->dsp, ct_simd_resolve(settings->simd));
     enc->bitrate = opusenc_bitrate(settings);
     enc->lsb_depth = settings->lsb_depth;
-    ring = ct_opus_graph_ring_for(pool, settings->frames_in_flight);
-    if (ring && !(enc->graph = ct_opus_graph_new(pool, ring, settings->sample_rate,
-                                                 enc->coded_channels)))
+    enc->ring = ct_opus_graph_ring_for(pool, settings->frames_in_flight);
+    if (enc->ring && !(enc->graph = ct_opus_graph_new(pool, enc->ring, settings->sample_rate,
+                                                      enc->coded_channels)))
         goto nomem;
     ret = setup(enc);
     if (ret != CT_OK) {
@@ -934,9 +934,12 @@ int ct_opus_encoder_preskip(const ct_opus_encoder *enc)
 
 int ct_opus_encoder_delay(const ct_opus_encoder *enc)
 {
+    /* on the ring, up to its slots' frames more wait to be coded */
+    int64_t ring = (int64_t)enc->ring * enc->settings.frame_size;
     if (!enc->stream)
         return 0;
-    return ct_opus_ope_encoder_max_delay(enc->stream) + enc->chunk_frames - 1;
+    return ct_opus_ope_encoder_max_delay(enc->stream) + enc->chunk_frames - 1 +
+           (int)((ring * enc->settings.sample_rate + 47999) / 48000);
 }
 
 int ct_opus_encoder_bitrate(const ct_opus_encoder *enc)

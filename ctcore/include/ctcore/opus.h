@@ -145,7 +145,10 @@ typedef struct ct_opus_packet {
 /* The encoder for the settings (checked: CT_EINVAL with a message in
  * errbuf for one out of range). Returns CT_OK and *encoder, or a CT_E*
  * code with a message in errbuf (*encoder is then NULL). The pool may be
- * NULL (the calling thread encodes). */
+ * NULL (the calling thread encodes); on a pool of more than one worker the
+ * stream is spread over its workers frame by frame (the frame ring,
+ * frames_in_flight), with the same bytes. The encoder holds a reference
+ * to the pool. */
 CT_API int ct_opus_encoder_new(ct_pool *pool, const ct_opus_settings *settings,
                                ct_opus_encoder **encoder, char *errbuf,
                                size_t errbuf_size);
@@ -175,7 +178,8 @@ CT_API void ct_opus_encoder_headers(const ct_opus_encoder *encoder, ct_opus_pack
 /* The pre-skip in 48 kHz samples (OpusHead's: 312 at 44.1 kHz). */
 CT_API int ct_opus_encoder_preskip(const ct_opus_encoder *encoder);
 /* The most input samples (at the input rate) sent but not yet in a
- * packet: the decision delay and resampler latency a caller must expect. */
+ * packet: the decision delay and resampler latency a caller must expect,
+ * and on a pool the frames in flight. */
 CT_API int ct_opus_encoder_delay(const ct_opus_encoder *encoder);
 /* The bitrate in bit/s the encoder uses (opusenc's formula for 0). */
 CT_API int ct_opus_encoder_bitrate(const ct_opus_encoder *encoder);
