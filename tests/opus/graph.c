@@ -251,32 +251,40 @@ static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd,
 }
 
 /* The case on the pool with `ring` frames in flight and the nodes of
- * `force` forced off (the sequential path for a NULL pool and ring 0,
- * which must have no ring; every other run must have one). */
-static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode,
-                  const input *in, const feed *fd, output *out, char *why,
-                  size_t why_size)
+ * `force` forced off: the sequential path where ct_opus_graph_ring_for
+ * gives no ring (it must then have none; every other run must have one).
+ * With `trace`, the ring times its nodes (as for the bench). *frames: the
+ * frames the ring encoded in the last stream (0 without a ring). */
+static int encode(ct_pool *pool, int ring, unsigned force, int trace,
+                  ct_opus_output mode, const input *in, const feed *fd,
+                  output *out, uint64_t *frames, char *why, size_t why_size)
 {
     ct_opus_settings s = in->settings;
     ct_opus_encoder *enc;
     ct_opus_graph *graph;
     int r;
 
+    *frames = 0;
     s.frames_in_flight = ring;
     s.output = mode;
     r = ct_opus_encoder_new(pool, &s, &enc, why, why_size);
     if (r != CT_OK)
         return r;
     graph = ct_opus_encoder_graph(enc);
-    if ((graph != NULL) != (pool != NULL || ring > 0)) {
+    if ((graph != NULL) != (ct_opus_graph_ring_for(pool, ring) > 0)) {
         snprintf(why, why_size,
                  graph ? "a ring on the sequential path" : "no ring");
         ct_opus_encoder_free(enc);
         return CT_ESTATE;
     }
-    if (graph)
+    if (graph) {
         ct_opus_graph_force(graph, force);
-    r = CT_OK;
+        if (trace && (r = ct_opus_graph_trace(graph, true)) != CT_OK) {
+            snprintf(why, why_size, "ct_opus_graph_trace: %s", ct_strerror(r));
+            ct_opus_encoder_free(enc);
+            return r;
+        }
+    }
     if (fd->stop_at > 0) {
         r = encode_stream(enc, in, fd, fd->stop_at, NULL);
         ct_opus_reset(enc);
@@ -286,6 +294,10 @@ static int encode(ct_pool *pool, int ring, unsigned force, ct_opus_output mode,
     if (r != CT_OK)
         snprintf(why, why_size, "%s: %s", ct_strerror(r),
                  ct_opus_encoder_error(enc));
+    else if (graph) {
+        double seconds[CT_OPUS_NUM_NODES];
+        ct_opus_graph_trace_read(graph, seconds, frames);
+    }
     ct_opus_encoder_free(enc);
     return r;
 }
@@ -318,13 +330,15 @@ static void run_case(matrix *m, input *in, int i)
     double t0 = ct_clock_seconds();
     int const reset_config = i % m->num_configs;
     int const packets_config = (i + m->num_configs / 2) % m->num_configs;
+    uint64_t frames;
+    size_t audio_packets = 0;
     int ok = 1;
 
     m->cases++;
-    if (encode(NULL, 0, 0, CT_OPUS_OUTPUT_OGG, in, &plain, &ref, why,
-               sizeof(why)) != CT_OK ||
-        encode(NULL, 0, 0, CT_OPUS_OUTPUT_PACKETS, in, &plain, &ref_packets,
-               why, sizeof(why)) != CT_OK) {
+    if (encode(NULL, 0, 0, 0, CT_OPUS_OUTPUT_OGG, in, &plain, &ref, &frames,
+               why, sizeof(why)) != CT_OK ||
+        encode(NULL, 0, 0, 0, CT_OPUS_OUTPUT_PACKETS, in, &plain, &ref_packets,
+               &frames, why, sizeof(why)) != CT_OK) {
         printf("FAIL %s: the sequential path failed: %s\n", in->name, why);
         for (int c = 0; c < m->num_configs; c++)
             m->run[c]++;
@@ -333,11 +347,15 @@ static void run_case(matrix *m, input *in, int i)
         output_free(&ref_packets);
         return;
     }
+    for (size_t k = 0; k < ref_packets.count; k++)
+        audio_packets += !ref_packets.records[k].header;
     for (int c = 0; c < m->num_configs; c++) {
         const config *cf = &m->configs[c];
         const int packets = c == packets_config;
         const unsigned force = (cf->force + (unsigned)i) & 3;
         output got = {0};
+        const int trace = (c + i) % 3 == 1;
+        uint64_t frames;
         feed fd;
         int r;
 
@@ -346,9 +364,16 @@ static void run_case(matrix *m, input *in, int i)
         fd.receive_late = (c + 2 * i) % 4 == 3;
         fd.stop_at = c == reset_config ? in->wav.frames / 3 + 1 : 0;
         m->run[c]++;
-        r = encode(m->pools[cf->threads], cf->ring, force,
+        r = encode(m->pools[cf->threads], cf->ring, force, trace,
                    packets ? CT_OPUS_OUTPUT_PACKETS : CT_OPUS_OUTPUT_OGG, in,
-                   &fd, &got, why, sizeof(why));
+                   &fd, &got, &frames, why, sizeof(why));
+        if (r == CT_OK && frames != audio_packets) {
+            /* the ring must have coded every frame itself */
+            snprintf(why, sizeof(why),
+                     "the ring encoded %llu frames of the stream's %zu",
+                     (unsigned long long)frames, audio_packets);
+            r = CT_ESTATE;
+        }
         if (r == CT_OK &&
             same_output(&got, packets ? &ref_packets : &ref,
                         packets ? "packet" : "page", why, sizeof(why))) {
@@ -362,11 +387,12 @@ static void run_case(matrix *m, input *in, int i)
                 snprintf(pieces, sizeof(pieces), "in pieces from %d",
                          fd.first_piece);
             printf("FAIL %s: threads %d, frames_in_flight %d, forced %s, %s, "
-                   "%s, receive %s%s: %s\n",
+                   "%s, receive %s%s%s: %s\n",
                    in->name, cf->threads, cf->ring, force_name(force),
                    packets ? "packets" : "Ogg", pieces,
                    fd.receive_late ? "after the drain" : "after each piece",
-                   fd.stop_at ? ", reset in the middle" : "", why);
+                   fd.stop_at ? ", reset in the middle" : "",
+                   trace ? ", traced" : "", why);
         }
         output_free(&got);
     }
