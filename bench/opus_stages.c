@@ -21,8 +21,9 @@
  *               encoder would take the sequential path, which has no nodes
  *               (the nodes then run one after the other at each frame's
  *               push: the decomposition alone)
- *   --force     resample-inline or analysis-inline (ct_opus_graph_force;
- *               may be given twice)
+ *   --force     resample-inline, analysis-inline, signal-inline or
+ *               signal-wrong (ct_opus_graph_force; may be given more than
+ *               once)
  *   --generate  SECONDS of a generated signal (a slow sine sweep, tones
  *               and noise under slow envelopes), made block by block, at
  *               --rate R Hz (default 48000), 32-bit float stereo
@@ -285,6 +286,8 @@ typedef struct run {
     double generated; /* of the wall: making the signal */
     double seconds[CT_OPUS_NUM_NODES];
     uint64_t frames;
+    /* the Signal node's take-overs per kind: computed, needed, taken */
+    uint64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
 } run;
 
 /* Takes every page the encoder has ready. Returns CT_OK or a CT_E* code. */
@@ -338,9 +341,13 @@ static int encode(ct_pool *pool, const ct_opus_settings *settings,
     if (r == CT_OK)
         r = receive_all(encoder);
     out->wall = ct_clock_seconds() - start;
-    if (r == CT_OK)
+    if (r == CT_OK) {
         ct_opus_graph_trace_read(graph, out->seconds, &out->frames);
-    else
+        for (int k = 0; k < CT_OPUS_NUM_HIT_KINDS; ++k)
+            ct_opus_graph_hits(graph, (ct_opus_graph_hit_kind)k,
+                               &out->hits[k][0], &out->hits[k][1],
+                               &out->hits[k][2]);
+    } else
         fprintf(stderr, "encoding failed: %s\n",
                 ct_opus_encoder_error(encoder));
     ct_opus_encoder_free(encoder);
@@ -409,7 +416,8 @@ static int usage(const char *name)
 {
     fprintf(stderr,
             "usage: %s [--threads N] [--reps N] [--ring N] "
-            "[--force resample-inline|analysis-inline]\n"
+            "[--force resample-inline|analysis-inline|signal-inline|"
+            "signal-wrong]\n"
             "       (FILE.wav | --generate SECONDS [--rate R]) "
             "[opusenc flags]\n",
             name);
@@ -440,6 +448,10 @@ int main(int argc, char **argv)
                 force |= CT_OPUS_GRAPH_RESAMPLE_INLINE;
             else if (strcmp(value, "analysis-inline") == 0)
                 force |= CT_OPUS_GRAPH_ANALYSIS_INLINE;
+            else if (strcmp(value, "signal-inline") == 0)
+                force |= CT_OPUS_GRAPH_SIGNAL_INLINE;
+            else if (strcmp(value, "signal-wrong") == 0)
+                force |= CT_OPUS_GRAPH_SIGNAL_WRONG;
             else
                 return usage(argv[0]);
         } else {
@@ -500,13 +512,14 @@ int main(int argc, char **argv)
     for (int a = i; a < argc; ++a)
         printf(" %s", argv[a]);
     const uint64_t frames = runs[reps - 1].frames;
-    printf(": %llu frames of %g ms, %d workers, ring %zu%s%s, median of %d "
+    printf(": %llu frames of %g ms, %d workers, ring %zu%s%s%s%s, median of %d "
            "runs\n",
            (unsigned long long)frames, settings.frame_size / 48.0, workers,
            ct_opus_graph_ring_for(pool, settings.frames_in_flight),
            force & CT_OPUS_GRAPH_RESAMPLE_INLINE ? ", resample inline" : "",
            force & CT_OPUS_GRAPH_ANALYSIS_INLINE ? ", analysis inline" : "",
-           reps);
+           force & CT_OPUS_GRAPH_SIGNAL_INLINE ? ", signal inline" : "",
+           force & CT_OPUS_GRAPH_SIGNAL_WRONG ? ", signal wrong" : "", reps);
     if (alone)
         printf("  one worker: no ring in the encoder (the sequential path); "
                "frames_in_flight %d on one thread instead, so that the nodes "
@@ -555,6 +568,17 @@ int main(int argc, char **argv)
            "workers)\n",
            "wall", "", 1e3 * wall, "", wall * per_frame,
            wall > 0 ? total / wall : 0);
+    /* the Signal node's take-overs (the last run's: every run codes the
+       same frames) */
+    for (int k = 0; k < CT_OPUS_NUM_HIT_KINDS; ++k) {
+        const uint64_t *h = runs[reps - 1].hits[k];
+        printf("  signal %-9s computed %llu CELT calls ahead, %llu of "
+               "Encode's calls ran it, %llu taken over (%.1f%%)\n",
+               ct_opus_graph_hit_name((ct_opus_graph_hit_kind)k),
+               (unsigned long long)h[0], (unsigned long long)h[1],
+               (unsigned long long)h[2],
+               h[1] > 0 ? 100.0 * (double)h[2] / (double)h[1] : 0);
+    }
     if (gen != NULL) {
         for (int r = 0; r < reps; ++r)
             v[r] = runs[r].generated;

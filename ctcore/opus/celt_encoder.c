@@ -21,6 +21,7 @@
 #include "bands.h"
 #include "celt_common.h"
 #include "celt_encoder_internal.h"
+#include "celt_signal.h"
 #include "energy.h"
 #include "mathops.h"
 #include "rate.h"
@@ -536,9 +537,14 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
          */
         int allow_weak_transients =
             hybrid && effectiveBytes < 15 && st->silk_info.signalType != 2;
-        isTransient = ct_celt_transient_analysis(
-            in, N + overlap, CC, &tf_estimate, &tf_chan, allow_weak_transients,
-            &weak_transient);
+        /* ct: the frame ring's Signal node may have analysed this very
+           input */
+        if (!ct_celt_signal_take_transient(
+                st->signal_offer, in, CC, N, allow_weak_transients,
+                &isTransient, &tf_estimate, &tf_chan, &weak_transient))
+            isTransient = ct_celt_transient_analysis(
+                in, N + overlap, CC, &tf_estimate, &tf_chan,
+                allow_weak_transients, &weak_transient);
     }
     if (LM > 0 && ct_ec_tell(enc) + 3 <= total_bits) {
         if (isTransient)

@@ -82,6 +82,9 @@
 #define CT_CELT_BAD_ARG        (-1)
 #define CT_CELT_INTERNAL_ERROR (-3)
 
+/* The frame ring's record of a frame (celt_signal.h). */
+struct ct_celt_signal_frame;
+
 /* celt/celt.h SILKInfo: what the SILK layer tells CELT in hybrid mode. */
 typedef struct ct_silk_info {
     int signalType;
@@ -111,6 +114,10 @@ typedef struct ct_celt_encoder {
     int lfe;
     int disable_inv;
     ct_opus_dsp dsp; /* the reference's arch: a copy of the kernel table */
+    /* The frame ring's offer (ct, celt_signal.h): the signal stage
+     * computed ahead for this frame, taken over where its inputs match;
+     * NULL (the sequential path): computed here */
+    struct ct_celt_signal_frame *signal_offer;
 
     /* Everything from rng on is cleared by ct_celt_encoder_reset. */
     uint32_t rng;

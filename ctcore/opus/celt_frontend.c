@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "celt_encoder_internal.h"
+#include "celt_signal.h"
 #include "comb_filter.h"
 #include "mathops.h"
 #include "mdct.h"
@@ -304,12 +305,18 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
     if (enabled) {
         float pitch_buf[(MAXP + CT_CELT_MAX_N) >> 1];
 
-        ct_celt_pitch_downsample(pre, pitch_buf, MAXP + N, CC, &st->dsp);
-        /* Don't search for the fir last 1.5 octave of the range because
-           there's too many false-positives due to short-term correlation */
-        ct_celt_pitch_search(pitch_buf + (MAXP >> 1), pitch_buf, N,
-                             MAXP - 3 * MINP, &pitch_index, &st->dsp);
-        pitch_index = MAXP - pitch_index;
+        /* ct: the frame ring's Signal node may have computed the search on
+           this very input */
+        if (!ct_celt_signal_take_pitch(st->signal_offer, pre, CC, N, pitch_buf,
+                                       &pitch_index)) {
+            ct_celt_pitch_downsample(pre, pitch_buf, MAXP + N, CC, &st->dsp);
+            /* Don't search for the fir last 1.5 octave of the range because
+               there's too many false-positives due to short-term
+               correlation */
+            ct_celt_pitch_search(pitch_buf + (MAXP >> 1), pitch_buf, N,
+                                 MAXP - 3 * MINP, &pitch_index, &st->dsp);
+            pitch_index = MAXP - pitch_index;
+        }
 
         gain1 = ct_celt_remove_doubling(pitch_buf, MAXP, MINP, N, &pitch_index,
                                         st->prefilter_period,

@@ -265,8 +265,8 @@ static void hp_cutoff(const float *in, int32_t cutoff_Hz, float *out,
     }
 }
 
-static void dc_reject(const float *in, int32_t cutoff_Hz, float *out,
-                      float *hp_mem, int len, int channels, int32_t Fs)
+void ct_opus_dc_reject(const float *in, int32_t cutoff_Hz, float *out,
+                       float *hp_mem, int len, int channels, int32_t Fs)
 {
     int i;
     float coef, coef2;
@@ -1411,8 +1411,8 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         hp_cutoff(pcm, cutoff_Hz, &pcm_buf[total_buffer * st->channels],
                   st->hp_mem, frame_size, st->channels, st->Fs);
     } else {
-        dc_reject(pcm, 3, &pcm_buf[total_buffer * st->channels], st->hp_mem,
-                  frame_size, st->channels, st->Fs);
+        ct_opus_dc_reject(pcm, 3, &pcm_buf[total_buffer * st->channels],
+                          st->hp_mem, frame_size, st->channels, st->Fs);
     }
     if (float_api) {
         float sum;

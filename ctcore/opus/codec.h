@@ -196,6 +196,12 @@ float ct_opus_compute_stereo_width(const float *pcm, int frame_size,
                                    ct_opus_stereo_width_state *mem);
 
 /* src/opus_encoder.c is_digital_silence */
+/* src/opus_encoder.c dc_reject (float build): the DC reject of
+ * opus_encode_native's pcm_buf; hp_mem[0] and hp_mem[2] carry from call to
+ * call (also run ahead by celt_signal.c). */
+void ct_opus_dc_reject(const float *in, int32_t cutoff_Hz, float *out,
+                       float *hp_mem, int len, int channels, int32_t Fs);
+
 int ct_opus_is_digital_silence(const float *pcm, int frame_size, int channels,
                                int lsb_depth);
 

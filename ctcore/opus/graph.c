@@ -31,9 +31,22 @@
  *    │                  analysis writers: history of 512 entries)
  *   views
  *    │
+ *   Signal ───────────── each stream's CELT signal stage computed ahead
+ *    │                  (celt_signal.h): the DC reject and pre-emphasis of
+ *    │                  the frame, and, where the last frame Encode coded
+ *    │                  was CELT-only, the pitch search and the transient
+ *    │                  analysis of its CELT calls on the inputs assumed
+ *    │                  "as at the last sync" (serial; carries each
+ *    │                  stream's DC reject memory and pre-emphasised
+ *    │                  history; reads the modes Encode synced)
+ *   signal records
+ *    │
  *   Encode ───────────── the codec on the frame: its analysis read back
- *    │                  through the views, SILK, CELT, the multistream
- *    │                  layer (serial; carries the codec's state)
+ *    │                  through the views, SILK, CELT (taking a signal
+ *    │                  record's results over only where the complete
+ *    │                  input matches), the multistream layer (serial;
+ *    │                  carries the codec's state; syncs each stream's
+ *    │                  mode back to Signal)
  *   packet
  *    │
  *   the caller's thread: the packets in frame order to the stream's
@@ -71,6 +84,7 @@
 
 #include "../runtime/pipeline.h"
 #include "common/clock.h"
+#include "opus/celt_signal.h"
 #include "opus/multistream.h"
 
 /* The samples repeated after the end of the signal ring: more than the
@@ -79,6 +93,9 @@
 /* The input the caller appends at a time, before it looks for due frames:
  * the frames' ranges of samples to resample stay short. */
 #define INPUT_STEP 1024
+/* The streams the Signal node computes ahead (the first ones; the others'
+ * CELT computes everything): bounds its records' memory. */
+#define SIGNAL_MAX_STREAMS 8
 
 /* The per-frame record: one slot of the ring. Each field is written by
  * one node and read by the nodes after it. */
@@ -90,6 +107,9 @@ typedef struct frame_slot {
     int64_t resample_end;
     /* Analysis (or Encode, with the analysis inline): each stream's view */
     ct_tonality_view *views;
+    /* Signal: each of the first nsig streams' record (Encode writes its
+     * counters) */
+    ct_celt_signal_frame *signal;
     /* Encode: the packet, or the codec's refusal (< 0) */
     int nbytes;
     unsigned char *packet;
@@ -110,6 +130,16 @@ struct ct_opus_graph {
     const ct_resampler *re; /* NULL: 48 kHz, or resampled inline */
     ct_resampler *re_inline; /* the stream's, CT_OPUS_GRAPH_RESAMPLE_INLINE */
     int analysis_inline;
+    /* The Signal node: the streams it computes ahead (0: none), their
+     * channels in the signal, its state per stream, the modes Encode
+     * synced back (the last coded frame's, per stream), its scratch */
+    int nsig;
+    int sig_wrong;
+    int sig_c1[SIGNAL_MAX_STREAMS], sig_c2[SIGNAL_MAX_STREAMS];
+    ct_celt_signal_state *sig;
+    atomic_int sig_mode[SIGNAL_MAX_STREAMS];
+    float *sig_x;
+    atomic_uint_fast64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
 
     /* The signal ring: 48 kHz, interleaved, pcm_len samples + the mirror */
     float *pcm;
@@ -145,6 +175,7 @@ static const char *const node_names[CT_OPUS_NUM_NODES] = {
     "Input",
     "Resample",
     "Analysis",
+    "Signal",
     "Encode",
 };
 
@@ -276,17 +307,78 @@ static int node_analysis(void *ctx, size_t slot, uint64_t frame, int worker)
     return CT_OK;
 }
 
+static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_opus_graph *g = ctx;
+    frame_slot *s = &g->slots[slot];
+    const int fs = s->frame.frame_size;
+    const float *pcm = pcm_at_position(g, s->frame.start);
+    const size_t ch = (size_t)g->channels;
+    uint64_t t0 = trace_begin(g);
+    int st;
+    (void)frame;
+    (void)worker;
+    for (st = 0; st < g->nsig && fs <= CT_CELT_SIGNAL_MAX_FRAME; st++) {
+        const ct_opus_codec *codec = &g->codec->streams[st];
+        ct_celt_signal_frame *rec = &s->signal[st];
+        ct_celt_signal_want want;
+        /* what the frame is likely to use: the last synced frame was
+           CELT-only */
+        int celt = atomic_load_explicit(&g->sig_mode[st], memory_order_relaxed) ==
+                   CT_MODE_CELT_ONLY;
+        int i;
+        want.pitch = celt && codec->user_complexity >= 5;
+        want.transient = celt && codec->user_complexity >= 1 && !codec->lfe;
+        want.wrong = g->sig_wrong;
+        /* the stream's channels, as the multistream layer copies them */
+        if (g->sig_c2[st] < 0) {
+            for (i = 0; i < fs; i++)
+                g->sig_x[i] = pcm[(size_t)i * ch + (size_t)g->sig_c1[st]];
+        } else {
+            for (i = 0; i < fs; i++) {
+                g->sig_x[2 * i] = pcm[(size_t)i * ch + (size_t)g->sig_c1[st]];
+                g->sig_x[2 * i + 1] = pcm[(size_t)i * ch + (size_t)g->sig_c2[st]];
+            }
+        }
+        ct_celt_signal_frame_compute(&g->sig[st], g->sig_x, fs, &want, g->codec->dsp, rec);
+        if (want.pitch)
+            atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PITCH][0], (uint64_t)rec->ncalls,
+                                      memory_order_relaxed);
+        if (want.transient)
+            atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_TRANSIENT][0], (uint64_t)rec->ncalls,
+                                      memory_order_relaxed);
+    }
+    trace_end(g, CT_OPUS_NODE_SIGNAL, t0);
+    return CT_OK;
+}
+
 static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_opus_graph *g = ctx;
     frame_slot *s = &g->slots[slot];
     uint64_t t0 = trace_begin(g);
+    int st, k;
     (void)frame;
     (void)worker;
     if (g->analysis_inline)
         analyse(g, s);
+    if (g->nsig)
+        ct_opus_ms_offer_signal(g->codec, s->signal, g->nsig);
     s->nbytes = ct_opus_ope_code_frame(g->stream, pcm_at_position(g, s->frame.start), &s->frame,
                                        s->views, s->packet);
+    if (g->nsig) {
+        ct_opus_ms_offer_signal(g->codec, NULL, 0);
+        for (st = 0; st < g->nsig; st++) {
+            const ct_celt_signal_frame *rec = &s->signal[st];
+            for (k = 0; k < CT_OPUS_NUM_HIT_KINDS; k++) {
+                atomic_fetch_add_explicit(&g->hits[k][1], rec->needed[k], memory_order_relaxed);
+                atomic_fetch_add_explicit(&g->hits[k][2], rec->taken[k], memory_order_relaxed);
+            }
+            /* the sync back: the mode the Signal node assumes from now on */
+            atomic_store_explicit(&g->sig_mode[st], g->codec->streams[st].mode,
+                                  memory_order_relaxed);
+        }
+    }
     trace_end(g, CT_OPUS_NODE_ENCODE, t0);
     /* a refusal stops the ring; the caller fails the stream with it */
     return s->nbytes < 0 ? CT_EINVAL : CT_OK;
@@ -295,6 +387,7 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
 static const ct_pipeline_stage stages[] = {
     {node_resample, CT_PIPELINE_PARALLEL},
     {node_analysis, CT_PIPELINE_SERIAL},
+    {node_signal, CT_PIPELINE_SERIAL},
     {node_encode, CT_PIPELINE_SERIAL},
 };
 
@@ -333,11 +426,18 @@ static void free_stream_parts(ct_opus_graph *g)
     for (i = 0; i < g->ring; i++) {
         free(g->slots[i].views);
         free(g->slots[i].packet);
+        free(g->slots[i].signal);
         g->slots[i].views = NULL;
         g->slots[i].packet = NULL;
+        g->slots[i].signal = NULL;
     }
     free(g->in_ring);
     g->in_ring = NULL;
+    free(g->sig);
+    free(g->sig_x);
+    g->sig = NULL;
+    g->sig_x = NULL;
+    g->nsig = 0;
 }
 
 void ct_opus_graph_free(ct_opus_graph *g)
@@ -379,6 +479,37 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
         g->re_inline = (ct_resampler *)re;
     else
         g->re = re;
+    /* the Signal node: the first streams that code as it assumes (48 kHz,
+       application audio: dc_reject, 192 samples of delay compensation) */
+    g->nsig = 0;
+    g->sig_wrong = (g->force & CT_OPUS_GRAPH_SIGNAL_WRONG) != 0;
+    if (!(g->force & CT_OPUS_GRAPH_SIGNAL_INLINE))
+        while (g->nsig < nb_streams && g->nsig < SIGNAL_MAX_STREAMS) {
+            const ct_opus_codec *codec = &g->codec->streams[g->nsig];
+            if (codec->Fs != 48000 || codec->application == CT_OPUS_APPLICATION_VOIP ||
+                codec->delay_compensation != 192)
+                break;
+            ct_opus_ms_stream_channels(g->codec, g->nsig, &g->sig_c1[g->nsig],
+                                       &g->sig_c2[g->nsig]);
+            g->nsig++;
+        }
+    for (i = 0; i < CT_OPUS_NUM_HIT_KINDS; i++) {
+        atomic_store(&g->hits[i][0], 0);
+        atomic_store(&g->hits[i][1], 0);
+        atomic_store(&g->hits[i][2], 0);
+    }
+    if (g->nsig) {
+        int st;
+        g->sig = malloc((size_t)g->nsig * sizeof(*g->sig));
+        g->sig_x = malloc((size_t)2 * CT_CELT_SIGNAL_MAX_FRAME * sizeof(float));
+        if (!g->sig || !g->sig_x)
+            return CT_OPE_ALLOC_FAIL;
+        for (st = 0; st < g->nsig; st++) {
+            ct_celt_signal_init(&g->sig[st], g->sig_c2[st] < 0 ? 1 : 2);
+            /* no frame coded yet: assume CELT */
+            atomic_store(&g->sig_mode[st], CT_MODE_CELT_ONLY);
+        }
+    }
     g->taken = g->counted = g->assigned = g->next_start = 0;
     g->count_limit = INT64_MAX;
     g->pushed = 0;
@@ -387,6 +518,11 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
         g->slots[i].packet = malloc((size_t)ct_opus_ope_max_packet(stream));
         if (!g->slots[i].views || !g->slots[i].packet)
             return CT_OPE_ALLOC_FAIL;
+        if (g->nsig) {
+            g->slots[i].signal = calloc((size_t)g->nsig, sizeof(*g->slots[i].signal));
+            if (!g->slots[i].signal)
+                return CT_OPE_ALLOC_FAIL;
+        }
     }
     if (g->re) {
         /* the input of everything the signal ring holds, and the filter's
@@ -716,4 +852,29 @@ void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM
         seconds[i] = (double)atomic_load(&g->busy_ns[i]) * 1e-9;
     if (frames)
         *frames = g->pushed;
+}
+
+/* The Signal node's take-overs */
+
+static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {"pitch", "transient"};
+
+const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind)
+{
+    return (unsigned)kind < CT_OPUS_NUM_HIT_KINDS ? hit_names[kind] : "?";
+}
+
+void ct_opus_graph_hits(const ct_opus_graph *g, ct_opus_graph_hit_kind kind, uint64_t *computed,
+                        uint64_t *needed, uint64_t *taken)
+{
+    uint64_t v[3] = {0, 0, 0};
+    int i;
+    if ((unsigned)kind < CT_OPUS_NUM_HIT_KINDS)
+        for (i = 0; i < 3; i++)
+            v[i] = atomic_load(&((ct_opus_graph *)g)->hits[kind][i]);
+    if (computed)
+        *computed = v[0];
+    if (needed)
+        *needed = v[1];
+    if (taken)
+        *taken = v[2];
 }

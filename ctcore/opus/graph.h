@@ -67,6 +67,12 @@ enum {
     /* Encode runs each stream's tonality analysis itself, as the
      * sequential path */
     CT_OPUS_GRAPH_ANALYSIS_INLINE = 1 << 1,
+    /* no Signal node: Encode computes CELT's signal stage itself, as the
+     * sequential path */
+    CT_OPUS_GRAPH_SIGNAL_INLINE = 1 << 2,
+    /* the Signal node perturbs what it assumes, so that every take-over
+     * misses (Encode computes everything, the bytes stay the same) */
+    CT_OPUS_GRAPH_SIGNAL_WRONG = 1 << 3,
 };
 void ct_opus_graph_force(ct_opus_graph *graph, unsigned flags);
 
@@ -76,6 +82,7 @@ typedef enum ct_opus_graph_node {
                               (serial) */
     CT_OPUS_NODE_RESAMPLE, /* ×N */
     CT_OPUS_NODE_ANALYSIS, /* serial */
+    CT_OPUS_NODE_SIGNAL,   /* serial */
     CT_OPUS_NODE_ENCODE,   /* serial */
     CT_OPUS_NUM_NODES
 } ct_opus_graph_node;
@@ -95,5 +102,21 @@ int ct_opus_graph_trace(ct_opus_graph *graph, bool on);
  * the frames encoded (may be NULL). */
 void ct_opus_graph_trace_read(const ct_opus_graph *graph, double seconds[CT_OPUS_NUM_NODES],
                               uint64_t *frames);
+
+/* The Signal node's take-over kinds (celt_signal.h). */
+typedef enum ct_opus_graph_hit_kind {
+    CT_OPUS_HIT_PITCH,     /* the prefilter's pitch_downsample + pitch_search */
+    CT_OPUS_HIT_TRANSIENT, /* transient_analysis */
+    CT_OPUS_NUM_HIT_KINDS
+} ct_opus_graph_hit_kind;
+
+/* Since the stream's start, per kind: *computed, the CELT calls the Signal
+ * node computed ahead; *needed, Encode's CELT calls that ran the function
+ * with a frame's record offered; *taken, those that took the result over
+ * (the inputs matched). Any pointer may be NULL; while no frame is in
+ * flight. */
+void ct_opus_graph_hits(const ct_opus_graph *graph, ct_opus_graph_hit_kind kind,
+                        uint64_t *computed, uint64_t *needed, uint64_t *taken);
+const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind);
 
 #endif

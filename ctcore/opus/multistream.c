@@ -19,6 +19,7 @@
 #include "analysis.h"
 #include "bands.h"
 #include "celt_common.h"
+#include "celt_signal.h"
 #include "energy.h"
 #include "mathops.h"
 #include "mdct.h"
@@ -747,6 +748,27 @@ int ct_opus_ms_encode_float_analysed(ct_opus_ms_encoder *st, const float *pcm,
     return opus_multistream_encode_native(
         st, opus_copy_channel_in_float, pcm, analysis_frame_size, data,
         max_data_bytes, 24, ct_opus_downmix_float, views, 1);
+}
+
+void ct_opus_ms_stream_channels(const ct_opus_ms_encoder *st, int s, int *c1,
+                                int *c2)
+{
+    if (s < st->layout.nb_coupled_streams) {
+        *c1 = get_left_channel(&st->layout, s, -1);
+        *c2 = get_right_channel(&st->layout, s, -1);
+    } else {
+        *c1 = get_mono_channel(&st->layout, s, -1);
+        *c2 = -1;
+    }
+}
+
+void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
+                             struct ct_celt_signal_frame *offers, int n)
+{
+    int s;
+    for (s = 0; s < st->layout.nb_streams; s++)
+        st->streams[s].celt_enc.signal_offer =
+            offers != NULL && s < n ? &offers[s] : NULL;
 }
 
 /* The ctls */

@@ -134,6 +134,17 @@ int ct_opus_ms_encode_float_analysed(ct_opus_ms_encoder *st, const float *pcm,
                                      int analysis_frame_size, const ct_tonality_view *views,
                                      unsigned char *data, int32_t max_data_bytes);
 
+/* The channels of pcm stream s reads: c1 (left or mono) and c2 (right;
+ * -1 for an uncoupled stream), as opus_multistream_encode_native copies
+ * them. */
+void ct_opus_ms_stream_channels(const ct_opus_ms_encoder *st, int s, int *c1,
+                                int *c2);
+/* The frame ring's offer (graph.c, celt_signal.h): until the next offer,
+ * the CELT calls of stream s < n get offers[s], the others none; offers
+ * NULL: none (ct_opus_ms_encode_float's sequential path never offers). */
+void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
+                             struct ct_celt_signal_frame *offers, int n);
+
 /* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send
  * (the others are not ported).
  * The per-stream ones go to every stream as there; each returns CT_OPUS_OK

@@ -52,7 +52,22 @@ enum {
     R = CT_OPUS_GRAPH_RESAMPLE_INLINE,
     A = CT_OPUS_GRAPH_ANALYSIS_INLINE,
     RA = R | A,
+    S = CT_OPUS_GRAPH_SIGNAL_INLINE,
+    W = CT_OPUS_GRAPH_SIGNAL_WRONG,
 };
+
+/* The forced nodes a case's runs rotate through: a configuration's own
+ * (one of the first four) moved on by the case's number. */
+static const unsigned force_rotation[] = {0, R, A, RA, S, W | R};
+#define NUM_FORCES (sizeof(force_rotation) / sizeof(force_rotation[0]))
+
+static unsigned rotated_force(unsigned own, int i)
+{
+    size_t k = 0;
+    while (k < NUM_FORCES && force_rotation[k] != own)
+        k++;
+    return force_rotation[(k + (size_t)i) % NUM_FORCES];
+}
 
 /* A run: threads of the pool (0: a NULL pool), frames in flight (0: the
  * default, which on one worker is the sequential path, so these have
@@ -254,7 +269,10 @@ static int encode_stream(ct_opus_encoder *enc, const input *in, const feed *fd,
  * `force` forced off: the sequential path where ct_opus_graph_ring_for
  * gives no ring (it must then have none; every other run must have one).
  * With `trace`, the ring times its nodes (as for the bench). *frames: the
- * frames the ring encoded in the last stream (0 without a ring). */
+ * frames the ring encoded in the last stream (0 without a ring). The
+ * Signal node's counters must add up: nothing computed with it forced
+ * inline, nothing taken over with its assumptions forced wrong, never
+ * more taken than needed. */
 static int encode(ct_pool *pool, int ring, unsigned force, int trace,
                   ct_opus_output mode, const input *in, const feed *fd,
                   output *out, uint64_t *frames, char *why, size_t why_size)
@@ -297,6 +315,20 @@ static int encode(ct_pool *pool, int ring, unsigned force, int trace,
     else if (graph) {
         double seconds[CT_OPUS_NUM_NODES];
         ct_opus_graph_trace_read(graph, seconds, frames);
+        for (int k = 0; k < CT_OPUS_NUM_HIT_KINDS && r == CT_OK; k++) {
+            uint64_t computed, needed, taken;
+            ct_opus_graph_hits(graph, (ct_opus_graph_hit_kind)k, &computed,
+                               &needed, &taken);
+            if (taken > needed || ((force & S) && computed + needed > 0) ||
+                ((force & W) && taken > 0)) {
+                snprintf(why, why_size,
+                         "signal %s: %llu computed, %llu needed, %llu taken",
+                         ct_opus_graph_hit_name((ct_opus_graph_hit_kind)k),
+                         (unsigned long long)computed,
+                         (unsigned long long)needed, (unsigned long long)taken);
+                r = CT_ESTATE;
+            }
+        }
     }
     ct_opus_encoder_free(enc);
     return r;
@@ -319,6 +351,10 @@ static const char *force_name(unsigned force)
 {
     static const char *const names[] = {"none", "resample", "analysis",
                                         "resample+analysis"};
+    if (force & S)
+        return "signal";
+    if (force & W)
+        return force & R ? "resample, signal wrong" : "signal wrong";
     return names[force & 3];
 }
 
@@ -352,7 +388,7 @@ static void run_case(matrix *m, input *in, int i)
     for (int c = 0; c < m->num_configs; c++) {
         const config *cf = &m->configs[c];
         const int packets = c == packets_config;
-        const unsigned force = (cf->force + (unsigned)i) & 3;
+        const unsigned force = rotated_force(cf->force, i);
         output got = {0};
         const int trace = (c + i) % 3 == 1;
         uint64_t frames;

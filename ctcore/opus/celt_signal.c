@@ -1,0 +1,194 @@
+/*
+ * The CELT signal stage computed ahead, and the CELT encoder's check
+ * (celt_signal.h). The arithmetic is celt_encoder.c's and codec.c's
+ * (dc_reject, celt_preemphasis' fast path, run_prefilter's pitch search,
+ * transient_analysis), run on the inputs assumed.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * New in ct.
+ */
+#include "celt_signal.h"
+
+#include <string.h>
+
+#include "celt_encoder_internal.h"
+#include "codec.h"
+#include "mathops.h"
+#include "pitch.h"
+
+enum {
+    MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
+    MINP = CT_CELT_COMBFILTER_MINPERIOD,
+    OVERLAP = CT_CELT_OVERLAP,
+    KEEP = CT_CELT_SIGNAL_KEEP,
+};
+
+void ct_celt_signal_init(ct_celt_signal_state *state, int channels)
+{
+    memset(state, 0, sizeof(*state));
+    state->channels = channels;
+}
+
+/* The sign of the first sample flipped: 0.0 becomes -0.0, so the bytes
+ * differ whatever the value. */
+static void perturb(float *x)
+{
+    uint32_t bits;
+    memcpy(&bits, x, sizeof(bits));
+    bits ^= 0x80000000u;
+    memcpy(x, &bits, sizeof(bits));
+}
+
+void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
+                                  int frame_size,
+                                  const ct_celt_signal_want *want,
+                                  const ct_opus_dsp *dsp,
+                                  ct_celt_signal_frame *rec)
+{
+    const int CC = state->channels;
+    const float coef0 = ct_celt_mode_get()->preemph[0];
+    float dc[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
+    int c, i, k, N, ncalls;
+
+    /* opus_encode_native's pcm_buf after the delay buffer: dc_reject at
+       3 Hz (application audio) */
+    ct_opus_dc_reject(x, 3, dc, state->hp_mem, frame_size, CC, 48000);
+    /* E: celt_preemphasis' fast path on the scaled samples */
+    for (c = 0; c < CC; c++) {
+        float m = (float)coef0 * (float)state->last_x[c];
+        float *e = state->hist[c] + KEEP;
+        for (i = 0; i < frame_size; i++) {
+            float v = dc[CC * i + c] * CT_CELT_SIG_SCALE;
+            e[i] = v - m;
+            m = (float)coef0 * (float)v;
+        }
+        state->last_x[c] =
+            frame_size > 0 ? dc[CC * (frame_size - 1) + c] * CT_CELT_SIG_SCALE
+                           : state->last_x[c];
+    }
+
+    rec->ncalls = 0;
+    memset(rec->needed, 0, sizeof(rec->needed));
+    memset(rec->taken, 0, sizeof(rec->taken));
+    N = frame_size <= 960 ? frame_size : 960;
+    ncalls = frame_size / N;
+    if ((want->pitch || want->transient) && N * ncalls == frame_size &&
+        ncalls <= CT_CELT_SIGNAL_MAX_CALLS &&
+        (N == 120 || N == 240 || N == 480 || N == 960)) {
+        for (k = 0; k < ncalls; k++) {
+            ct_celt_signal_call *call = &rec->calls[k];
+            /* the call's E: [prefilter_mem | in] at hist + k * N */
+            float local[CT_CELT_MAX_CHANNELS][MAXP + 960];
+            float *pre[CT_CELT_MAX_CHANNELS];
+            call->N = N;
+            call->CC = CC;
+            for (c = 0; c < CC; c++) {
+                const float *src = state->hist[c] + k * N;
+                memcpy(local[c], src, (size_t)(MAXP + N) * sizeof(float));
+                if (want->wrong && c == 0) {
+                    /* tests: what would be assumed wrongly; every
+                       take-over must miss */
+                    perturb(&local[c][0]);
+                    perturb(&local[c][MAXP - OVERLAP]);
+                }
+                pre[c] = local[c];
+                memcpy(call->prefilter_mem + c * MAXP, local[c],
+                       MAXP * sizeof(float));
+                memcpy(call->in_mem + c * OVERLAP, local[c] + MAXP - OVERLAP,
+                       OVERLAP * sizeof(float));
+                memcpy(call->pre + c * 960, local[c] + MAXP,
+                       (size_t)N * sizeof(float));
+            }
+            call->has[CT_CELT_SIGNAL_PITCH] = want->pitch;
+            if (want->pitch) {
+                /* run_prefilter's search, before remove_doubling */
+                int pitch_index;
+                ct_celt_pitch_downsample(pre, call->pitch_buf, MAXP + N, CC,
+                                         dsp);
+                ct_celt_pitch_search(call->pitch_buf + (MAXP >> 1),
+                                     call->pitch_buf, N, MAXP - 3 * MINP,
+                                     &pitch_index, dsp);
+                call->pitch_index = MAXP - pitch_index;
+            }
+            call->has[CT_CELT_SIGNAL_TRANSIENT] = want->transient;
+            if (want->transient) {
+                /* the comb filter as the identity: in = [in_mem | pre] */
+                float in[CT_CELT_MAX_CHANNELS * (960 + OVERLAP)];
+                for (c = 0; c < CC; c++)
+                    memcpy(in + c * (N + OVERLAP), local[c] + MAXP - OVERLAP,
+                           (size_t)(N + OVERLAP) * sizeof(float));
+                call->tf_chan = 0;
+                call->is_transient = ct_celt_transient_analysis(
+                    in, N + OVERLAP, CC, &call->tf_estimate, &call->tf_chan, 0,
+                    &call->weak_transient);
+            }
+        }
+        rec->ncalls = ncalls;
+    }
+
+    /* E's last KEEP samples for the next frame */
+    for (c = 0; c < CC; c++)
+        memmove(state->hist[c], state->hist[c] + frame_size,
+                KEEP * sizeof(float));
+}
+
+int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
+                              int CC, int N, float *pitch_buf, int *pitch_index)
+{
+    int k, c;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_PITCH]++;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        int same =
+            call->N == N && call->CC == CC && call->has[CT_CELT_SIGNAL_PITCH];
+        for (c = 0; same && c < CC; c++)
+            same = memcmp(pre[c], call->prefilter_mem + c * MAXP,
+                          MAXP * sizeof(float)) == 0 &&
+                   memcmp(pre[c] + MAXP, call->pre + c * 960,
+                          (size_t)N * sizeof(float)) == 0;
+        if (same) {
+            memcpy(pitch_buf, call->pitch_buf,
+                   (size_t)((MAXP + N) >> 1) * sizeof(float));
+            *pitch_index = call->pitch_index;
+            rec->taken[CT_CELT_SIGNAL_PITCH]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
+                                  int CC, int N, int allow_weak_transients,
+                                  int *is_transient, float *tf_estimate,
+                                  int *tf_chan, int *weak_transient)
+{
+    int k, c;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_TRANSIENT]++;
+    if (allow_weak_transients)
+        return 0;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        int same = call->N == N && call->CC == CC &&
+                   call->has[CT_CELT_SIGNAL_TRANSIENT];
+        for (c = 0; same && c < CC; c++) {
+            const float *x = in + c * (N + OVERLAP);
+            same = memcmp(x, call->in_mem + c * OVERLAP,
+                          OVERLAP * sizeof(float)) == 0 &&
+                   memcmp(x + OVERLAP, call->pre + c * 960,
+                          (size_t)N * sizeof(float)) == 0;
+        }
+        if (same) {
+            *is_transient = call->is_transient;
+            *tf_estimate = call->tf_estimate;
+            *tf_chan = call->tf_chan;
+            *weak_transient = call->weak_transient;
+            rec->taken[CT_CELT_SIGNAL_TRANSIENT]++;
+            return 1;
+        }
+    }
+    return 0;
+}

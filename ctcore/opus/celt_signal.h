@@ -1,0 +1,135 @@
+/*
+ * The CELT signal stage computed ahead (graph.c's Signal node): for a
+ * frame, per stream, the pitch pre-filter's pitch_downsample and
+ * pitch_search and the transient analysis that the frame's CELT calls
+ * would run, on the inputs assumed "as at the last sync", and the check
+ * with which the CELT encoder takes a result over: only where the complete
+ * input of the function (all its samples, and its parameters) is the one
+ * assumed, byte for byte; else it computes as the reference does.
+ *
+ * What is assumed, for the CELT call at the 48 kHz position p of the
+ * stream's signal (opus_encode_native's pcm_buf: 192 samples of delay
+ * buffer, then the call's DC-rejected samples):
+ *  - its pcm is the stream's DC-rejected signal from p - 192 on (no
+ *    stereo_fade, no gain_fade, no NaN guard), the DC reject's memory
+ *    carried over every earlier frame;
+ *  - preemph_memE is the pre-emphasis of the sample before, so the
+ *    pre-emphasised input is a function of that signal, E;
+ *  - prefilter_mem holds E's 1024 samples before the call (what the
+ *    prefilter keeps after every CELT call, whatever its gain);
+ *  - in_mem holds E's 120 samples before the call, and the comb filter is
+ *    the identity (both gains 0), so the transient analysis' input is
+ *    E[p - 192 - 120, p - 192 + N).
+ * After a reset of the CELT encoder (a mode switch), a fade or a
+ * pre-filter gain the inputs differ and Encode computes: a wrong
+ * assumption costs time, never bytes.
+ *
+ * Kernel level: knows no tasks (graph.c calls it from its node).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ * New in ct.
+ */
+#ifndef CTCORE_OPUS_CELT_SIGNAL_H
+#define CTCORE_OPUS_CELT_SIGNAL_H
+
+#include <stdint.h>
+
+#include "celt_encoder.h"
+
+/* The most CELT calls of a frame: 120 ms in 20 ms calls. */
+#define CT_CELT_SIGNAL_MAX_CALLS 6
+/* The samples of E kept before a frame: the delay compensation (192) and
+ * the prefilter's memory (1024). */
+#define CT_CELT_SIGNAL_KEEP (192 + CT_CELT_COMBFILTER_MAXPERIOD)
+/* The most samples of a frame (120 ms). */
+#define CT_CELT_SIGNAL_MAX_FRAME 5760
+
+/* The take-over kinds. */
+enum {
+    CT_CELT_SIGNAL_PITCH,     /* pitch_downsample + pitch_search */
+    CT_CELT_SIGNAL_TRANSIENT, /* transient_analysis */
+    CT_CELT_SIGNAL_NUM_KINDS
+};
+
+/* One CELT call as assumed: its complete inputs and the results. */
+typedef struct ct_celt_signal_call {
+    int N;  /* samples per channel */
+    int CC; /* channels */
+    int has[CT_CELT_SIGNAL_NUM_KINDS];
+    /* per channel c: the prefilter memory assumed, the in_mem assumed and
+     * the pre-emphasised input */
+    float prefilter_mem[CT_CELT_MAX_CHANNELS * CT_CELT_COMBFILTER_MAXPERIOD];
+    float in_mem[CT_CELT_MAX_CHANNELS * CT_CELT_OVERLAP];
+    float pre[CT_CELT_MAX_CHANNELS * 960];
+    /* pitch: the downsampled buffer remove_doubling reads, and the period
+     * (COMBFILTER_MAXPERIOD - pitch_search's) */
+    float pitch_buf[(CT_CELT_COMBFILTER_MAXPERIOD + 960) >> 1];
+    int pitch_index;
+    /* transient_analysis with allow_weak_transients 0 */
+    int is_transient;
+    float tf_estimate;
+    int tf_chan;
+    int weak_transient;
+} ct_celt_signal_call;
+
+/* The record of one frame of one stream: what the Signal node computed,
+ * and what the CELT encoder's calls did with it (counters per kind). */
+typedef struct ct_celt_signal_frame {
+    int ncalls;
+    ct_celt_signal_call calls[CT_CELT_SIGNAL_MAX_CALLS];
+    /* written by the CELT encoder: the calls that ran the function with
+     * this record offered, and those that took its result over */
+    uint32_t needed[CT_CELT_SIGNAL_NUM_KINDS];
+    uint32_t taken[CT_CELT_SIGNAL_NUM_KINDS];
+} ct_celt_signal_frame;
+
+/* The Signal node's state of one stream, carried from frame to frame:
+ * the DC reject's memory (codec.c's hp_mem), the last scaled sample
+ * (the pre-emphasis' memory) and E's last CT_CELT_SIGNAL_KEEP samples. */
+typedef struct ct_celt_signal_state {
+    int channels;
+    float hp_mem[4];
+    float last_x[CT_CELT_MAX_CHANNELS];
+    float hist[CT_CELT_MAX_CHANNELS]
+              [CT_CELT_SIGNAL_KEEP + CT_CELT_SIGNAL_MAX_FRAME];
+} ct_celt_signal_state;
+
+/* The state at the start of a stream (channels 1 or 2): everything 0, as
+ * opus_encode_native's delay buffer and CELT's memories. */
+void ct_celt_signal_init(ct_celt_signal_state *state, int channels);
+
+/* What to compute for a frame. */
+typedef struct ct_celt_signal_want {
+    int pitch;     /* pitch_downsample + pitch_search */
+    int transient; /* transient_analysis */
+    int wrong;     /* tests: the assumed memories perturbed (every
+                      take-over misses) */
+} ct_celt_signal_want;
+
+/*
+ * One frame of frame_size samples (at most CT_CELT_SIGNAL_MAX_FRAME) of
+ * the stream: x holds its state->channels channels interleaved, as
+ * opus_encode_native's pcm. Advances the state (always) and fills rec
+ * with the calls of the frame (frame_size <= 960: one call, else 20 ms
+ * calls) where want asks for something (rec->ncalls 0 otherwise).
+ */
+void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
+                                  int frame_size,
+                                  const ct_celt_signal_want *want,
+                                  const ct_opus_dsp *dsp,
+                                  ct_celt_signal_frame *rec);
+
+/* The checks of the CELT encoder (rec may be NULL: no offer). Each
+ * returns 1 and writes the results where a call of rec has exactly the
+ * input given, else 0; counts in rec. */
+/* pre[c]: COMBFILTER_MAXPERIOD + N samples (run_prefilter's) */
+int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
+                              int CC, int N, float *pitch_buf,
+                              int *pitch_index);
+/* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
+int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
+                                  int CC, int N, int allow_weak_transients,
+                                  int *is_transient, float *tf_estimate,
+                                  int *tf_chan, int *weak_transient);
+
+#endif
