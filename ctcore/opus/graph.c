@@ -96,6 +96,10 @@
 /* The streams the Signal node computes ahead (the first ones; the others'
  * CELT computes everything): bounds its records' memory. */
 #define SIGNAL_MAX_STREAMS 8
+/* A kind is computed ahead while fewer than SIGNAL_MISSES of its last
+ * synced records in a row missed, and else in every SIGNAL_PROBE-th frame. */
+#define SIGNAL_MISSES 4
+#define SIGNAL_PROBE  8
 
 /* The per-frame record: one slot of the ring. Each field is written by
  * one node and read by the nodes after it. */
@@ -138,6 +142,7 @@ struct ct_opus_graph {
     int sig_c1[SIGNAL_MAX_STREAMS], sig_c2[SIGNAL_MAX_STREAMS];
     ct_celt_signal_state *sig;
     atomic_int sig_mode[SIGNAL_MAX_STREAMS];
+    atomic_int sig_misses[SIGNAL_MAX_STREAMS][CT_OPUS_NUM_HIT_KINDS];
     float *sig_x;
     atomic_uint_fast64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
 
@@ -316,19 +321,29 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
     const size_t ch = (size_t)g->channels;
     uint64_t t0 = trace_begin(g);
     int st;
-    (void)frame;
     (void)worker;
     for (st = 0; st < g->nsig && fs <= CT_CELT_SIGNAL_MAX_FRAME; st++) {
         const ct_opus_codec *codec = &g->codec->streams[st];
         ct_celt_signal_frame *rec = &s->signal[st];
         ct_celt_signal_want want;
-        /* what the frame is likely to use: the last synced frame was
-           CELT-only */
+        /* what the frame is likely to use, from the last synced frames:
+           the functions run in CELT-only frames (Hybrid frames' pcm is
+           faded: never the one assumed); where the pitch search's last
+           take-overs missed (the pcm was not the one assumed: stereo faded
+           at low rates) both kinds are tried again every SIGNAL_PROBE-th
+           frame only. The transient analysis' own misses (the prefilter
+           on) come and go: they count only where no pitch search runs. */
         int celt = atomic_load_explicit(&g->sig_mode[st], memory_order_relaxed) ==
                    CT_MODE_CELT_ONLY;
+        int probe = frame % SIGNAL_PROBE == 0;
+        int pitch = codec->user_complexity >= 5;
+        int misses = atomic_load_explicit(
+            &g->sig_misses[st][pitch ? CT_OPUS_HIT_PITCH : CT_OPUS_HIT_TRANSIENT],
+            memory_order_relaxed);
+        int likely = celt && (probe || misses < SIGNAL_MISSES);
         int i;
-        want.pitch = celt && codec->user_complexity >= 5;
-        want.transient = celt && codec->user_complexity >= 1 && !codec->lfe;
+        want.pitch = likely && pitch;
+        want.transient = likely && codec->user_complexity >= 1 && !codec->lfe;
         want.wrong = g->sig_wrong;
         /* the stream's channels, as the multistream layer copies them */
         if (g->sig_c2[st] < 0) {
@@ -373,6 +388,15 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
             for (k = 0; k < CT_OPUS_NUM_HIT_KINDS; k++) {
                 atomic_fetch_add_explicit(&g->hits[k][1], rec->needed[k], memory_order_relaxed);
                 atomic_fetch_add_explicit(&g->hits[k][2], rec->taken[k], memory_order_relaxed);
+                /* the sync back of the outcome: a computed record that
+                   missed, or one that hit */
+                if (rec->ncalls > 0 && rec->calls[0].has[k] && rec->needed[k] > 0) {
+                    int misses = rec->taken[k] > 0 ? 0
+                                                   : atomic_load_explicit(&g->sig_misses[st][k],
+                                                                          memory_order_relaxed) +
+                                                         1;
+                    atomic_store_explicit(&g->sig_misses[st][k], misses, memory_order_relaxed);
+                }
             }
             /* the sync back: the mode the Signal node assumes from now on */
             atomic_store_explicit(&g->sig_mode[st], g->codec->streams[st].mode,
@@ -508,6 +532,8 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
             ct_celt_signal_init(&g->sig[st], g->sig_c2[st] < 0 ? 1 : 2);
             /* no frame coded yet: assume CELT */
             atomic_store(&g->sig_mode[st], CT_MODE_CELT_ONLY);
+            for (i = 0; i < CT_OPUS_NUM_HIT_KINDS; i++)
+                atomic_store(&g->sig_misses[st][i], 0);
         }
     }
     g->taken = g->counted = g->assigned = g->next_start = 0;
