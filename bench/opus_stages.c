@@ -572,7 +572,7 @@ int main(int argc, char **argv)
        same frames) */
     for (int k = 0; k < CT_OPUS_NUM_HIT_KINDS; ++k) {
         const uint64_t *h = runs[reps - 1].hits[k];
-        printf("  signal %-9s computed %llu CELT calls ahead, %llu of "
+        printf("  signal %-9s computed %llu calls ahead, %llu of "
                "Encode's calls ran it, %llu taken over (%.1f%%)\n",
                ct_opus_graph_hit_name((ct_opus_graph_hit_kind)k),
                (unsigned long long)h[0], (unsigned long long)h[1],

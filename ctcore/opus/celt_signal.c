@@ -47,12 +47,28 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
 {
     const int CC = state->channels;
     const float coef0 = ct_celt_mode_get()->preemph[0];
-    float dc[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
-    int c, i, k, N, ncalls;
+    const float *dc = rec->dc_out;
+    int c, i, k, N, ncalls, step;
 
     /* opus_encode_native's pcm_buf after the delay buffer: dc_reject at
-       3 Hz (application audio) */
-    ct_opus_dc_reject(x, 3, dc, state->hp_mem, frame_size, CC, 48000);
+       3 Hz (application audio), in the steps of its calls (20 ms, or the
+       frame); one call of several steps gives the same bits, the filter
+       runs sample after sample */
+    step = frame_size <= 960 ? frame_size : 960;
+    rec->dc_len = frame_size;
+    rec->dc_step = step;
+    rec->dc_channels = CC;
+    memcpy(rec->dc_in, x, (size_t)frame_size * (size_t)CC * sizeof(float));
+    for (k = 0; k * step < frame_size; k++) {
+        memcpy(rec->dc_hp[k], state->hp_mem, sizeof(state->hp_mem));
+        ct_opus_dc_reject(x + (size_t)k * (size_t)step * (size_t)CC, 3,
+                          rec->dc_out + (size_t)k * (size_t)step * (size_t)CC,
+                          state->hp_mem, step, CC, 48000);
+    }
+    memcpy(rec->dc_hp[k], state->hp_mem, sizeof(state->hp_mem));
+    if (want->wrong)
+        for (i = 0; i <= k; i++)
+            perturb(&rec->dc_hp[i][0]);
     /* E: celt_preemphasis' fast path on the scaled samples */
     for (c = 0; c < CC; c++) {
         float m = (float)coef0 * (float)state->last_x[c];
@@ -153,6 +169,32 @@ int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
                    (size_t)((MAXP + N) >> 1) * sizeof(float));
             *pitch_index = call->pitch_index;
             rec->taken[CT_CELT_SIGNAL_PITCH]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
+                                  int len, int channels, float *hp_mem,
+                                  float *out)
+{
+    int k;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_DC_REJECT]++;
+    if (rec->dc_len == 0 || channels != rec->dc_channels ||
+        len % rec->dc_step != 0)
+        return 0;
+    for (k = 0; (k + len / rec->dc_step) * rec->dc_step <= rec->dc_len; k++) {
+        const size_t o = (size_t)k * (size_t)rec->dc_step * (size_t)channels;
+        const size_t n = (size_t)len * (size_t)channels;
+        if (memcmp(hp_mem, rec->dc_hp[k], sizeof(rec->dc_hp[k])) == 0 &&
+            memcmp(in, rec->dc_in + o, n * sizeof(float)) == 0) {
+            memcpy(out, rec->dc_out + o, n * sizeof(float));
+            memcpy(hp_mem, rec->dc_hp[k + len / rec->dc_step],
+                   sizeof(rec->dc_hp[k]));
+            rec->taken[CT_CELT_SIGNAL_DC_REJECT]++;
             return 1;
         }
     }

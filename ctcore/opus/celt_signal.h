@@ -1,11 +1,12 @@
 /*
  * The CELT signal stage computed ahead (graph.c's Signal node): for a
- * frame, per stream, the pitch pre-filter's pitch_downsample and
- * pitch_search and the transient analysis that the frame's CELT calls
- * would run, on the inputs assumed "as at the last sync", and the check
- * with which the CELT encoder takes a result over: only where the complete
- * input of the function (all its samples, and its parameters) is the one
- * assumed, byte for byte; else it computes as the reference does.
+ * frame, per stream, opus_encode_native's dc_reject of its samples (every
+ * mode), the pitch pre-filter's pitch_downsample and pitch_search and the
+ * transient analysis that the frame's CELT calls would run, on the inputs
+ * assumed "as at the last sync", and the checks with which the codec and
+ * the CELT encoder take a result over: only where the complete input of
+ * the function (all its samples, its memory and its parameters) is the
+ * one assumed, byte for byte; else they compute as the reference does.
  *
  * What is assumed, for the CELT call at the 48 kHz position p of the
  * stream's signal (opus_encode_native's pcm_buf: 192 samples of delay
@@ -48,6 +49,7 @@
 enum {
     CT_CELT_SIGNAL_PITCH,     /* pitch_downsample + pitch_search */
     CT_CELT_SIGNAL_TRANSIENT, /* transient_analysis */
+    CT_CELT_SIGNAL_DC_REJECT, /* opus_encode_native's dc_reject */
     CT_CELT_SIGNAL_NUM_KINDS
 };
 
@@ -77,6 +79,16 @@ typedef struct ct_celt_signal_call {
 typedef struct ct_celt_signal_frame {
     int ncalls;
     ct_celt_signal_call calls[CT_CELT_SIGNAL_MAX_CALLS];
+    /* dc_reject (every frame): the stream's input (dc_len samples of
+     * dc_channels), its output, and the memory (hp_mem) before each step
+     * of dc_step samples and at the end: dc_hp[k] before sample k *
+     * dc_step */
+    int dc_len;
+    int dc_step;
+    int dc_channels;
+    float dc_hp[CT_CELT_SIGNAL_MAX_FRAME / 120 + 1][4];
+    float dc_in[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
+    float dc_out[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
     /* written by the CELT encoder: the calls that ran the function with
      * this record offered, and those that took its result over */
     uint32_t needed[CT_CELT_SIGNAL_NUM_KINDS];
@@ -126,6 +138,11 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
 int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
                               int CC, int N, float *pitch_buf,
                               int *pitch_index);
+/* opus_encode_native's dc_reject (at 3 Hz, 48 kHz) of len samples of in
+ * (channels interleaved) into out with hp_mem */
+int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
+                                  int len, int channels, float *hp_mem,
+                                  float *out);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
 int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
                                   int CC, int N, int allow_weak_transients,

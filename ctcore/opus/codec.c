@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "celt_signal.h"
 #include "mathops.h"
 #include "opus/silk/silk.h"
 #include "range_enc.h"
@@ -1411,8 +1412,14 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
         hp_cutoff(pcm, cutoff_Hz, &pcm_buf[total_buffer * st->channels],
                   st->hp_mem, frame_size, st->channels, st->Fs);
     } else {
-        ct_opus_dc_reject(pcm, 3, &pcm_buf[total_buffer * st->channels],
-                          st->hp_mem, frame_size, st->channels, st->Fs);
+        /* ct: the frame ring's Signal node may have filtered this very
+           input */
+        if (st->Fs != 48000 ||
+            !ct_celt_signal_take_dc_reject(
+                st->celt_enc.signal_offer, pcm, frame_size, st->channels,
+                st->hp_mem, &pcm_buf[total_buffer * st->channels]))
+            ct_opus_dc_reject(pcm, 3, &pcm_buf[total_buffer * st->channels],
+                              st->hp_mem, frame_size, st->channels, st->Fs);
     }
     if (float_api) {
         float sum;

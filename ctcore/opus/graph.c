@@ -362,6 +362,7 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
         if (want.transient)
             atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_TRANSIENT][0], (uint64_t)rec->ncalls,
                                       memory_order_relaxed);
+        atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_DC_REJECT][0], 1, memory_order_relaxed);
     }
     trace_end(g, CT_OPUS_NODE_SIGNAL, t0);
     return CT_OK;
@@ -882,7 +883,8 @@ void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM
 
 /* The Signal node's take-overs */
 
-static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {"pitch", "transient"};
+static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {"pitch", "transient",
+                                                                  "dc_reject"};
 
 const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind)
 {

@@ -107,6 +107,7 @@ void ct_opus_graph_trace_read(const ct_opus_graph *graph, double seconds[CT_OPUS
 typedef enum ct_opus_graph_hit_kind {
     CT_OPUS_HIT_PITCH,     /* the prefilter's pitch_downsample + pitch_search */
     CT_OPUS_HIT_TRANSIENT, /* transient_analysis */
+    CT_OPUS_HIT_DC_REJECT, /* opus_encode_native's dc_reject (every mode) */
     CT_OPUS_NUM_HIT_KINDS
 } ct_opus_graph_hit_kind;
 
