@@ -556,7 +556,10 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
 
     secondMdct = shortBlocks && st->complexity >= 8;
     if (secondMdct) {
-        ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample);
+        if (st->upsample != 1 ||
+            !ct_celt_signal_take_mdcts(st->signal_offer, 0, in, freq, C, CC,
+                                       N))
+            ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample);
         ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
                                       &st->dsp);
         ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE2, C);
@@ -564,7 +567,11 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
             bandLogE2[i] += .5f * LM;
     }
 
-    ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM, st->upsample);
+    if (st->upsample != 1 ||
+        !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in, freq, C,
+                                   CC, N))
+        ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
+                              st->upsample);
     if (CC == 2 && C == 1)
         tf_chan = 0;
     ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM, &st->dsp);
@@ -598,8 +605,11 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
                                              start, end, C)) {
             isTransient = 1;
             shortBlocks = M;
-            ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
-                                  st->upsample);
+            if (st->upsample != 1 ||
+                !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in,
+                                           freq, C, CC, N))
+                ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
+                                      st->upsample);
             ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
                                           &st->dsp);
             ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE, C);

@@ -88,14 +88,15 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
     memset(rec->taken, 0, sizeof(rec->taken));
     N = frame_size <= 960 ? frame_size : 960;
     ncalls = frame_size / N;
-    if ((want->pitch || want->transient) && N * ncalls == frame_size &&
-        ncalls <= CT_CELT_SIGNAL_MAX_CALLS &&
+    if ((want->pitch || want->transient || want->mdct) &&
+        N * ncalls == frame_size && ncalls <= CT_CELT_SIGNAL_MAX_CALLS &&
         (N == 120 || N == 240 || N == 480 || N == 960)) {
         for (k = 0; k < ncalls; k++) {
             ct_celt_signal_call *call = &rec->calls[k];
             /* the call's E: [prefilter_mem | in] at hist + k * N */
             float local[CT_CELT_MAX_CHANNELS][MAXP + 960];
             float *pre[CT_CELT_MAX_CHANNELS];
+            float in[CT_CELT_MAX_CHANNELS * (960 + OVERLAP)];
             call->N = N;
             call->CC = CC;
             for (c = 0; c < CC; c++) {
@@ -127,16 +128,33 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 call->pitch_index = MAXP - pitch_index;
             }
             call->has[CT_CELT_SIGNAL_TRANSIENT] = want->transient;
+            call->has[CT_CELT_SIGNAL_MDCT] = want->mdct;
+            call->has_short = 0;
+            call->is_transient = 0;
+            /* the comb filter as the identity: in = [in_mem | pre] */
+            for (c = 0; c < CC; c++)
+                memcpy(in + c * (N + OVERLAP), local[c] + MAXP - OVERLAP,
+                       (size_t)(N + OVERLAP) * sizeof(float));
             if (want->transient) {
-                /* the comb filter as the identity: in = [in_mem | pre] */
-                float in[CT_CELT_MAX_CHANNELS * (960 + OVERLAP)];
-                for (c = 0; c < CC; c++)
-                    memcpy(in + c * (N + OVERLAP), local[c] + MAXP - OVERLAP,
-                           (size_t)(N + OVERLAP) * sizeof(float));
                 call->tf_chan = 0;
                 call->is_transient = ct_celt_transient_analysis(
                     in, N + OVERLAP, CC, &call->tf_estimate, &call->tf_chan, 0,
                     &call->weak_transient);
+            }
+            if (want->mdct) {
+                /* long blocks, and short ones where the transient analysis
+                   found a transient */
+                const ct_celt_mode *mode = ct_celt_mode_get();
+                int LM = 0;
+                while (mode->shortMdctSize << LM != N)
+                    LM++;
+                ct_celt_compute_mdcts(mode, 0, in, call->mdct_long, CC, CC, LM,
+                                      1);
+                if (call->is_transient && LM > 0) {
+                    ct_celt_compute_mdcts(mode, 1 << LM, in, call->mdct_short,
+                                          CC, CC, LM, 1);
+                    call->has_short = 1;
+                }
             }
         }
         rec->ncalls = ncalls;
@@ -195,6 +213,37 @@ int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
             memcpy(hp_mem, rec->dc_hp[k + len / rec->dc_step],
                    sizeof(rec->dc_hp[k]));
             rec->taken[CT_CELT_SIGNAL_DC_REJECT]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
+                              const float *in, float *out, int C, int CC, int N)
+{
+    int k, c;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_MDCT]++;
+    if (C != CC)
+        return 0;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        int same =
+            call->N == N && call->CC == CC && call->has[CT_CELT_SIGNAL_MDCT] &&
+            (shortBlocks == 0 || (call->has_short && shortBlocks == N / 120));
+        for (c = 0; same && c < CC; c++) {
+            const float *x = in + c * (N + OVERLAP);
+            same = memcmp(x, call->in_mem + c * OVERLAP,
+                          OVERLAP * sizeof(float)) == 0 &&
+                   memcmp(x + OVERLAP, call->pre + c * 960,
+                          (size_t)N * sizeof(float)) == 0;
+        }
+        if (same) {
+            const float *src = shortBlocks ? call->mdct_short : call->mdct_long;
+            memcpy(out, src, (size_t)(CC * N) * sizeof(float));
+            rec->taken[CT_CELT_SIGNAL_MDCT]++;
             return 1;
         }
     }

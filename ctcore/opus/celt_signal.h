@@ -1,8 +1,9 @@
 /*
  * The CELT signal stage computed ahead (graph.c's Signal node): for a
  * frame, per stream, opus_encode_native's dc_reject of its samples (every
- * mode), the pitch pre-filter's pitch_downsample and pitch_search and the
- * transient analysis that the frame's CELT calls would run, on the inputs
+ * mode), the pitch pre-filter's pitch_downsample and pitch_search, the
+ * transient analysis and the MDCTs (long blocks, and short ones where it
+ * found a transient) that the frame's CELT calls would run, on the inputs
  * assumed "as at the last sync", and the checks with which the codec and
  * the CELT encoder take a result over: only where the complete input of
  * the function (all its samples, its memory and its parameters) is the
@@ -20,7 +21,7 @@
  *    prefilter keeps after every CELT call, whatever its gain);
  *  - in_mem holds E's 120 samples before the call, and the comb filter is
  *    the identity (both gains 0), so the transient analysis' input is
- *    E[p - 192 - 120, p - 192 + N).
+ *    E[p - 192 - 120, p - 192 + N), and so is compute_mdcts'.
  * After a reset of the CELT encoder (a mode switch), a fade or a
  * pre-filter gain the inputs differ and Encode computes: a wrong
  * assumption costs time, never bytes.
@@ -50,6 +51,7 @@ enum {
     CT_CELT_SIGNAL_PITCH,     /* pitch_downsample + pitch_search */
     CT_CELT_SIGNAL_TRANSIENT, /* transient_analysis */
     CT_CELT_SIGNAL_DC_REJECT, /* opus_encode_native's dc_reject */
+    CT_CELT_SIGNAL_MDCT,      /* compute_mdcts on the same input */
     CT_CELT_SIGNAL_NUM_KINDS
 };
 
@@ -72,6 +74,11 @@ typedef struct ct_celt_signal_call {
     float tf_estimate;
     int tf_chan;
     int weak_transient;
+    /* compute_mdcts with C == CC: long blocks, and where the transient
+     * analysis found a transient (and LM > 0) short blocks */
+    int has_short;
+    float mdct_long[CT_CELT_MAX_CHANNELS * 960];
+    float mdct_short[CT_CELT_MAX_CHANNELS * 960];
 } ct_celt_signal_call;
 
 /* The record of one frame of one stream: what the Signal node computed,
@@ -114,6 +121,7 @@ void ct_celt_signal_init(ct_celt_signal_state *state, int channels);
 typedef struct ct_celt_signal_want {
     int pitch;     /* pitch_downsample + pitch_search */
     int transient; /* transient_analysis */
+    int mdct;      /* compute_mdcts */
     int wrong;     /* tests: the assumed memories perturbed (every
                       take-over misses) */
 } ct_celt_signal_want;
@@ -143,6 +151,11 @@ int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
 int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
                                   int len, int channels, float *hp_mem,
                                   float *out);
+/* compute_mdcts (upsample 1) of in (CC channels of N + overlap samples)
+ * into out, with shortBlocks 0 or 1 << LM */
+int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
+                              const float *in, float *out, int C, int CC,
+                              int N);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
 int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
                                   int CC, int N, int allow_weak_transients,

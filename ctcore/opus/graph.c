@@ -34,8 +34,9 @@
  *   Signal ───────────── each stream's CELT signal stage computed ahead
  *    │                  (celt_signal.h): the DC reject and pre-emphasis of
  *    │                  the frame, and, where the last frame Encode coded
- *    │                  was CELT-only, the pitch search and the transient
- *    │                  analysis of its CELT calls on the inputs assumed
+ *    │                  was CELT-only, the pitch search, the transient
+ *    │                  analysis and the MDCTs of its CELT calls on the
+ *    │                  inputs assumed
  *    │                  "as at the last sync" (serial; carries each
  *    │                  stream's DC reject memory and pre-emphasised
  *    │                  history; reads the modes Encode synced)
@@ -344,6 +345,7 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
         int i;
         want.pitch = likely && pitch;
         want.transient = likely && codec->user_complexity >= 1 && !codec->lfe;
+        want.mdct = likely;
         want.wrong = g->sig_wrong;
         /* the stream's channels, as the multistream layer copies them */
         if (g->sig_c2[st] < 0) {
@@ -361,6 +363,9 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
                                       memory_order_relaxed);
         if (want.transient)
             atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_TRANSIENT][0], (uint64_t)rec->ncalls,
+                                      memory_order_relaxed);
+        if (want.mdct)
+            atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_MDCT][0], (uint64_t)rec->ncalls,
                                       memory_order_relaxed);
         atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_DC_REJECT][0], 1, memory_order_relaxed);
     }
@@ -884,7 +889,7 @@ void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM
 /* The Signal node's take-overs */
 
 static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {"pitch", "transient",
-                                                                  "dc_reject"};
+                                                                  "dc_reject", "mdct"};
 
 const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind)
 {
