@@ -282,6 +282,43 @@ static const ct_analysis_info *ring_entry(const ct_tonality_analysis *tonal,
     return history_entry(tonal, view->write_count - 1 - back);
 }
 
+/* The reader's step of get_info: moves the read position on by len
+ * samples and returns the position of the entry the call reads first. */
+static int reader_step(int32_t Fs, int write_pos, int *read_pos,
+                       int *read_subframe, int len)
+{
+    int pos = *read_pos;
+    *read_subframe += len / (Fs / 400);
+    while (*read_subframe >= 8) {
+        *read_subframe -= 8;
+        (*read_pos)++;
+    }
+    if (*read_pos >= DETECT_SIZE)
+        *read_pos -= DETECT_SIZE;
+
+    /* On long frames, look at the second analysis window rather than the
+     * first. */
+    if (len > Fs / 50 && pos != write_pos) {
+        pos++;
+        if (pos == DETECT_SIZE)
+            pos = 0;
+    }
+    if (pos == write_pos)
+        pos--;
+    if (pos < 0)
+        pos = DETECT_SIZE - 1;
+    return pos;
+}
+
+const ct_analysis_info *ct_opus_tonality_peek_entry(
+    const ct_tonality_analysis *tonal, const ct_tonality_view *view,
+    int *read_pos, int *read_subframe, int len)
+{
+    const int write_pos = (int)(view->write_count % DETECT_SIZE);
+    int pos = reader_step(tonal->Fs, write_pos, read_pos, read_subframe, len);
+    return ring_entry(tonal, view, write_pos, pos);
+}
+
 void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
                                const ct_tonality_view *view,
                                ct_analysis_info *info_out, int len)
@@ -304,30 +341,11 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
     int mpos, vpos;
     int bandwidth_span;
 
-    pos = tonal->read_pos;
     curr_lookahead = write_pos - tonal->read_pos;
     if (curr_lookahead < 0)
         curr_lookahead += DETECT_SIZE;
-
-    tonal->read_subframe += len / (tonal->Fs / 400);
-    while (tonal->read_subframe >= 8) {
-        tonal->read_subframe -= 8;
-        tonal->read_pos++;
-    }
-    if (tonal->read_pos >= DETECT_SIZE)
-        tonal->read_pos -= DETECT_SIZE;
-
-    /* On long frames, look at the second analysis window rather than the
-     * first. */
-    if (len > tonal->Fs / 50 && pos != write_pos) {
-        pos++;
-        if (pos == DETECT_SIZE)
-            pos = 0;
-    }
-    if (pos == write_pos)
-        pos--;
-    if (pos < 0)
-        pos = DETECT_SIZE - 1;
+    pos = reader_step(tonal->Fs, write_pos, &tonal->read_pos,
+                      &tonal->read_subframe, len);
     pos0 = pos;
     memcpy(info_out, ring_entry(tonal, view, write_pos, pos),
            sizeof(*info_out));

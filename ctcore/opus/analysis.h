@@ -158,6 +158,15 @@ void ct_opus_tonality_get_info(ct_tonality_analysis *tonal,
                                const ct_tonality_view *view,
                                ct_analysis_info *info_out, int len);
 
+/* ct: the entry that ct_opus_tonality_get_info for len samples copies
+ * first (its valid and max_pitch_ratio stay as they are) with the reader at
+ * *read_pos, *read_subframe, which move on as get_info moves tonal's; reads
+ * only the history, as a reader does (the frame ring's Signal node
+ * predicts the reader this way). */
+const ct_analysis_info *ct_opus_tonality_peek_entry(
+    const ct_tonality_analysis *tonal, const ct_tonality_view *view,
+    int *read_pos, int *read_subframe, int len);
+
 /* The writer of run_analysis: analyses the analysis_frame_size samples of
  * an encoder call (pcm_at(ctx, offset); those before
  * analysis->analysis_offset were analysed by the previous call) through

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "celt_encoder.h"
+#include "celt_signal.h"
 
 /* The largest frame: 960 samples per channel. */
 #define CT_CELT_MAX_N 960
@@ -32,6 +33,24 @@ int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands,
 void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *in,
                            float *out, int C, int CC, int LM, int upsample);
 
+/* run_prefilter's decision after the pitch search (pitch: the period
+ * pitch_search found; pitch_buf: the downsampled signal, read where
+ * enabled): the period, gain and quantised gain, and whether the filter
+ * is on, given the state of the call before (prev_period, prev_gain). */
+int ct_celt_prefilter_decide(const float *pitch_buf, int N,
+                             const ct_celt_prefilter_params *params,
+                             int prev_period, float prev_gain,
+                             int analysis_valid, float max_pitch_ratio,
+                             int *pitch, float *gain, int *qgain,
+                             const ct_opus_dsp *dsp);
+/* run_prefilter's comb filter of one channel: in (N + overlap samples) =
+ * in_mem, then pre (COMBFILTER_MAXPERIOD + N samples) filtered from the
+ * call before's period, gain and tapset (period at least
+ * COMBFILTER_MINPERIOD) to this one's; in_mem = its last overlap samples. */
+void ct_celt_prefilter_comb(float *in, const float *pre, float *in_mem,
+                            int prev_period, float prev_gain, int prev_tapset,
+                            int pitch_index, float gain, int tapset, int N,
+                            const ct_celt_mode *mode, const ct_opus_dsp *dsp);
 /* in holds CC channels of N + overlap samples (pre-emphasised from
  * overlap on); prefilter_mem is st->prefilter_mem. */
 int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,

@@ -268,6 +268,95 @@ void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
     *mem = m;
 }
 
+int ct_celt_prefilter_decide(const float *pitch_buf, int N,
+                             const ct_celt_prefilter_params *params,
+                             int prev_period, float prev_gain,
+                             int analysis_valid, float max_pitch_ratio,
+                             int *pitch, float *gain, int *qgain,
+                             const ct_opus_dsp *dsp)
+{
+    int pitch_index = *pitch;
+    float gain1;
+    float pf_threshold;
+    int pf_on;
+    int qg;
+    enum {
+        MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
+        MINP = CT_CELT_COMBFILTER_MINPERIOD
+    };
+
+    if (params->enabled) {
+        gain1 = ct_celt_remove_doubling(pitch_buf, MAXP, MINP, N, &pitch_index,
+                                        prev_period, prev_gain, dsp);
+        if (pitch_index > MAXP - 2)
+            pitch_index = MAXP - 2;
+        gain1 = .7f * gain1;
+        if (params->loss_rate > 2)
+            gain1 = .5f * gain1;
+        if (params->loss_rate > 4)
+            gain1 = .5f * gain1;
+        if (params->loss_rate > 8)
+            gain1 = 0;
+    } else {
+        gain1 = 0;
+        pitch_index = MINP;
+    }
+    if (analysis_valid)
+        gain1 = (float)(gain1 * max_pitch_ratio);
+    /* Gain threshold for enabling the prefilter/postfilter */
+    pf_threshold = .2f;
+
+    /* Adjusting the threshold based on rate and continuity */
+    if (abs(pitch_index - prev_period) * 10 > pitch_index)
+        pf_threshold += .2f;
+    if (params->avail_below25)
+        pf_threshold += .1f;
+    if (params->avail_below35)
+        pf_threshold += .1f;
+    if (prev_gain > .4f)
+        pf_threshold -= .1f;
+    if (prev_gain > .55f)
+        pf_threshold -= .1f;
+
+    /* Hard threshold at 0.2 */
+    pf_threshold = CT_MAX16(pf_threshold, .2f);
+    if (gain1 < pf_threshold) {
+        gain1 = 0;
+        pf_on = 0;
+        qg = 0;
+    } else {
+        /*This block is not gated by a total bits check only because
+          of the nbAvailableBytes check above.*/
+        if (CT_ABS16(gain1 - prev_gain) < .1f)
+            gain1 = prev_gain;
+
+        qg = (int)floor(.5f + gain1 * 32 / 3) - 1;
+        qg = CT_IMAX(0, CT_IMIN(7, qg));
+        gain1 = 0.09375f * (qg + 1);
+        pf_on = 1;
+    }
+    *gain = gain1;
+    *pitch = pitch_index;
+    *qgain = qg;
+    return pf_on;
+}
+
+void ct_celt_prefilter_comb(float *in, const float *pre, float *in_mem,
+                            int prev_period, float prev_gain, int prev_tapset,
+                            int pitch_index, float gain, int tapset, int N,
+                            const ct_celt_mode *mode, const ct_opus_dsp *dsp)
+{
+    const int overlap = mode->overlap;
+    /* In the standard mode the overlap is the short MDCT's size (the
+       reference's offset, shortMdctSize - overlap, is 0: no filtering at the
+       old period before the cross-fade). */
+    memcpy(in, in_mem, overlap * sizeof(float));
+    ct_celt_comb_filter(in + overlap, pre + CT_CELT_COMBFILTER_MAXPERIOD,
+                        prev_period, pitch_index, N, -prev_gain, -gain,
+                        prev_tapset, tapset, mode->window, overlap, dsp);
+    memcpy(in_mem, in + N, overlap * sizeof(float));
+}
+
 int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
                           int CC, int N, int prefilter_tapset, int *pitch,
                           float *gain, int *qgain, int enabled,
@@ -280,10 +369,10 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
     const ct_celt_mode *mode;
     int pitch_index;
     float gain1;
-    float pf_threshold;
     int pf_on;
     int qg;
     int overlap;
+    ct_celt_prefilter_params params;
     enum {
         MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
         MINP = CT_CELT_COMBFILTER_MINPERIOD
@@ -302,12 +391,26 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
                N * sizeof(float));
     } while (++c < CC);
 
-    if (enabled) {
+    params.tapset = prefilter_tapset;
+    params.enabled = enabled;
+    params.avail_below25 = nbAvailableBytes < 25;
+    params.avail_below35 = nbAvailableBytes < 35;
+    params.loss_rate = st->loss_rate;
+    /* ct: the frame ring's Signal node may have computed all of it on this
+       very input and state */
+    if (ct_celt_signal_take_prefilter(st->signal_offer, st, pre, in,
+                                      prefilter_mem, CC, N, &params, analysis,
+                                      pitch, gain, qgain, &pf_on))
+        return pf_on;
+
+    {
         float pitch_buf[(MAXP + CT_CELT_MAX_N) >> 1];
 
+        pitch_index = MINP;
         /* ct: the frame ring's Signal node may have computed the search on
            this very input */
-        if (!ct_celt_signal_take_pitch(st->signal_offer, pre, CC, N, pitch_buf,
+        if (enabled &&
+            !ct_celt_signal_take_pitch(st->signal_offer, pre, CC, N, pitch_buf,
                                        &pitch_index)) {
             ct_celt_pitch_downsample(pre, pitch_buf, MAXP + N, CC, &st->dsp);
             /* Don't search for the fir last 1.5 octave of the range because
@@ -317,73 +420,22 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
                                  MAXP - 3 * MINP, &pitch_index, &st->dsp);
             pitch_index = MAXP - pitch_index;
         }
-
-        gain1 = ct_celt_remove_doubling(pitch_buf, MAXP, MINP, N, &pitch_index,
-                                        st->prefilter_period,
-                                        st->prefilter_gain, &st->dsp);
-        if (pitch_index > MAXP - 2)
-            pitch_index = MAXP - 2;
-        gain1 = .7f * gain1;
-        if (st->loss_rate > 2)
-            gain1 = .5f * gain1;
-        if (st->loss_rate > 4)
-            gain1 = .5f * gain1;
-        if (st->loss_rate > 8)
-            gain1 = 0;
-    } else {
-        gain1 = 0;
-        pitch_index = MINP;
-    }
-    if (analysis->valid)
-        gain1 = (float)(gain1 * analysis->max_pitch_ratio);
-    /* Gain threshold for enabling the prefilter/postfilter */
-    pf_threshold = .2f;
-
-    /* Adjusting the threshold based on rate and continuity */
-    if (abs(pitch_index - st->prefilter_period) * 10 > pitch_index)
-        pf_threshold += .2f;
-    if (nbAvailableBytes < 25)
-        pf_threshold += .1f;
-    if (nbAvailableBytes < 35)
-        pf_threshold += .1f;
-    if (st->prefilter_gain > .4f)
-        pf_threshold -= .1f;
-    if (st->prefilter_gain > .55f)
-        pf_threshold -= .1f;
-
-    /* Hard threshold at 0.2 */
-    pf_threshold = CT_MAX16(pf_threshold, .2f);
-    if (gain1 < pf_threshold) {
-        gain1 = 0;
-        pf_on = 0;
-        qg = 0;
-    } else {
-        /*This block is not gated by a total bits check only because
-          of the nbAvailableBytes check above.*/
-        if (CT_ABS16(gain1 - st->prefilter_gain) < .1f)
-            gain1 = st->prefilter_gain;
-
-        qg = (int)floor(.5f + gain1 * 32 / 3) - 1;
-        qg = CT_IMAX(0, CT_IMIN(7, qg));
-        gain1 = 0.09375f * (qg + 1);
-        pf_on = 1;
+        pf_on = ct_celt_prefilter_decide(
+            pitch_buf, N, &params, st->prefilter_period, st->prefilter_gain,
+            analysis->valid, analysis->max_pitch_ratio, &pitch_index, &gain1,
+            &qg, &st->dsp);
     }
 
-    /* In the standard mode the overlap is the short MDCT's size (the
-       reference's offset, shortMdctSize - overlap, is 0: no filtering at the
-       old period before the cross-fade) and N <= 960 < COMBFILTER_MAXPERIOD
-       (the memory always keeps part of its old samples). */
+    /* N <= 960 < COMBFILTER_MAXPERIOD: the memory always keeps part of its
+       old samples. */
     c = 0;
     do {
         st->prefilter_period = CT_IMAX(st->prefilter_period, MINP);
-        memcpy(in + c * (N + overlap), st->in_mem + c * (overlap),
-               overlap * sizeof(float));
-        ct_celt_comb_filter(in + c * (N + overlap) + overlap, pre[c] + MAXP,
-                            st->prefilter_period, pitch_index, N,
-                            -st->prefilter_gain, -gain1, st->prefilter_tapset,
-                            prefilter_tapset, mode->window, overlap, &st->dsp);
-        memcpy(st->in_mem + c * (overlap), in + c * (N + overlap) + N,
-               overlap * sizeof(float));
+        ct_celt_prefilter_comb(in + c * (N + overlap), pre[c],
+                               st->in_mem + c * overlap, st->prefilter_period,
+                               st->prefilter_gain, st->prefilter_tapset,
+                               pitch_index, gain1, prefilter_tapset, N, mode,
+                               &st->dsp);
 
         memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
                 (MAXP - N) * sizeof(float));

@@ -27,6 +27,55 @@ void ct_celt_signal_init(ct_celt_signal_state *state, int channels)
 {
     memset(state, 0, sizeof(*state));
     state->channels = channels;
+    /* CELT's reset state and the analysis reader's: all zero */
+    state->chain.valid = 1;
+}
+
+/* The analysis entry a call reads (valid 0 where the analysis does not
+ * run), the chain's reader moved on by the call's N samples. */
+static void read_analysis(ct_celt_signal_chain *chain,
+                          const ct_celt_signal_want *want, int N, int *valid,
+                          float *max_pitch_ratio)
+{
+    *valid = 0;
+    *max_pitch_ratio = 0;
+    if (want->tonal) {
+        const ct_analysis_info *info = ct_opus_tonality_peek_entry(
+            want->tonal, want->view, &chain->read_pos, &chain->read_subframe,
+            N);
+        *valid = info->valid;
+        *max_pitch_ratio = info->max_pitch_ratio;
+    }
+}
+
+/* run_prefilter's decision and comb filter of a call on the chain: the
+ * comb filter's output into in (CC channels of N + overlap) unless NULL,
+ * the chain moved on. */
+static int prefilter_step(ct_celt_signal_chain *chain, const float *pitch_buf,
+                          int raw_pitch, float *const pre[], int CC, int N,
+                          const ct_celt_prefilter_params *params,
+                          int analysis_valid, float max_pitch_ratio, float *in,
+                          int *pitch_index, float *gain, int *qg,
+                          const ct_opus_dsp *dsp)
+{
+    const ct_celt_mode *mode = ct_celt_mode_get();
+    ct_celt_prefilter_state *pf = &chain->pf;
+    float scratch[960 + OVERLAP];
+    int c, pf_on;
+    *pitch_index = raw_pitch;
+    pf_on = ct_celt_prefilter_decide(pitch_buf, N, params, pf->period, pf->gain,
+                                     analysis_valid, max_pitch_ratio,
+                                     pitch_index, gain, qg, dsp);
+    for (c = 0; c < CC; c++)
+        ct_celt_prefilter_comb(in ? in + c * (N + OVERLAP) : scratch, pre[c],
+                               pf->in_mem + c * OVERLAP,
+                               CT_IMAX(pf->period, MINP), pf->gain, pf->tapset,
+                               *pitch_index, *gain, params->tapset, N, mode,
+                               dsp);
+    pf->period = *pitch_index;
+    pf->gain = *gain;
+    pf->tapset = params->tapset;
+    return pf_on;
 }
 
 /* The sign of the first sample flipped: 0.0 becomes -0.0, so the bytes
@@ -84,6 +133,7 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
     }
 
     rec->ncalls = 0;
+    rec->seen = 0;
     memset(rec->needed, 0, sizeof(rec->needed));
     memset(rec->taken, 0, sizeof(rec->taken));
     N = frame_size <= 960 ? frame_size : 960;
@@ -111,8 +161,6 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 pre[c] = local[c];
                 memcpy(call->prefilter_mem + c * MAXP, local[c],
                        MAXP * sizeof(float));
-                memcpy(call->in_mem + c * OVERLAP, local[c] + MAXP - OVERLAP,
-                       OVERLAP * sizeof(float));
                 memcpy(call->pre + c * 960, local[c] + MAXP,
                        (size_t)N * sizeof(float));
             }
@@ -127,14 +175,37 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                                      &pitch_index, dsp);
                 call->pitch_index = MAXP - pitch_index;
             }
+            call->has[CT_CELT_SIGNAL_PREFILTER] =
+                want->prefilter && want->pitch && state->chain.valid;
+            if (call->has[CT_CELT_SIGNAL_PREFILTER]) {
+                /* on the chain: the CELT encoder's state as predicted */
+                call->pf_old = state->chain.pf;
+                call->pf_params = want->params;
+                read_analysis(&state->chain, want, N, &call->pf_analysis_valid,
+                              &call->pf_max_pitch_ratio);
+                call->pf_on = prefilter_step(
+                    &state->chain, call->pitch_buf, call->pitch_index, pre, CC,
+                    N, &want->params, call->pf_analysis_valid,
+                    call->pf_max_pitch_ratio, call->in, &call->pf_pitch_index,
+                    &call->pf_gain, &call->pf_qg, dsp);
+                if (want->wrong) {
+                    perturb(&call->pf_old.in_mem[0]);
+                    perturb(&call->in[0]);
+                }
+            } else {
+                /* off the chain (unknown from here to the next resync):
+                   the comb filter as the identity, in = [in_mem | pre] */
+                state->chain.valid = 0;
+                for (c = 0; c < CC; c++)
+                    memcpy(call->in + c * (N + OVERLAP),
+                           local[c] + MAXP - OVERLAP,
+                           (size_t)(N + OVERLAP) * sizeof(float));
+            }
+            memcpy(in, call->in, (size_t)(CC * (N + OVERLAP)) * sizeof(float));
             call->has[CT_CELT_SIGNAL_TRANSIENT] = want->transient;
             call->has[CT_CELT_SIGNAL_MDCT] = want->mdct;
             call->has_short = 0;
             call->is_transient = 0;
-            /* the comb filter as the identity: in = [in_mem | pre] */
-            for (c = 0; c < CC; c++)
-                memcpy(in + c * (N + OVERLAP), local[c] + MAXP - OVERLAP,
-                       (size_t)(N + OVERLAP) * sizeof(float));
             if (want->transient) {
                 call->tf_chan = 0;
                 call->is_transient = ct_celt_transient_analysis(
@@ -158,6 +229,8 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
             }
         }
         rec->ncalls = ncalls;
+    } else {
+        state->chain.valid = 0;
     }
 
     /* E's last KEEP samples for the next frame */
@@ -222,7 +295,7 @@ int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
 int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
                               const float *in, float *out, int C, int CC, int N)
 {
-    int k, c;
+    int k;
     if (!rec)
         return 0;
     rec->needed[CT_CELT_SIGNAL_MDCT]++;
@@ -233,13 +306,9 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
         int same =
             call->N == N && call->CC == CC && call->has[CT_CELT_SIGNAL_MDCT] &&
             (shortBlocks == 0 || (call->has_short && shortBlocks == N / 120));
-        for (c = 0; same && c < CC; c++) {
-            const float *x = in + c * (N + OVERLAP);
-            same = memcmp(x, call->in_mem + c * OVERLAP,
-                          OVERLAP * sizeof(float)) == 0 &&
-                   memcmp(x + OVERLAP, call->pre + c * 960,
-                          (size_t)N * sizeof(float)) == 0;
-        }
+        same = same && memcmp(in, call->in,
+                              (size_t)(CC * (N + OVERLAP)) * sizeof(float)) ==
+                           0;
         if (same) {
             const float *src = shortBlocks ? call->mdct_short : call->mdct_long;
             memcpy(out, src, (size_t)(CC * N) * sizeof(float));
@@ -255,7 +324,7 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
                                   int *is_transient, float *tf_estimate,
                                   int *tf_chan, int *weak_transient)
 {
-    int k, c;
+    int k;
     if (!rec)
         return 0;
     rec->needed[CT_CELT_SIGNAL_TRANSIENT]++;
@@ -265,13 +334,9 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
         const ct_celt_signal_call *call = &rec->calls[k];
         int same = call->N == N && call->CC == CC &&
                    call->has[CT_CELT_SIGNAL_TRANSIENT];
-        for (c = 0; same && c < CC; c++) {
-            const float *x = in + c * (N + OVERLAP);
-            same = memcmp(x, call->in_mem + c * OVERLAP,
-                          OVERLAP * sizeof(float)) == 0 &&
-                   memcmp(x + OVERLAP, call->pre + c * 960,
-                          (size_t)N * sizeof(float)) == 0;
-        }
+        same = same && memcmp(in, call->in,
+                              (size_t)(CC * (N + OVERLAP)) * sizeof(float)) ==
+                           0;
         if (same) {
             *is_transient = call->is_transient;
             *tf_estimate = call->tf_estimate;
@@ -282,4 +347,124 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
         }
     }
     return 0;
+}
+
+int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
+                                  ct_celt_encoder *st, float *const pre[],
+                                  float *in, float *prefilter_mem, int CC,
+                                  int N, const ct_celt_prefilter_params *params,
+                                  const ct_analysis_info *analysis,
+                                  int *pitch_index, float *gain, int *qgain,
+                                  int *pf_on)
+{
+    int k, c;
+    if (!rec)
+        return 0;
+    rec->seen = 1;
+    rec->seen_params = *params;
+    rec->needed[CT_CELT_SIGNAL_PREFILTER]++;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        const ct_celt_prefilter_state *old = &call->pf_old;
+        const ct_celt_prefilter_params *assumed = &call->pf_params;
+        /* A tapset is an input of the comb filter only where its gain is
+           not 0: a gain of 0 (-0 in the filter) times any of the tapset's
+           taps (all >= 0) is the same signed zero. The decision does not
+           read the tapset; the state's new tapset is Encode's own. */
+        int same = call->N == N && call->CC == CC &&
+                   call->has[CT_CELT_SIGNAL_PREFILTER] &&
+                   old->period == st->prefilter_period &&
+                   memcmp(&old->gain, &st->prefilter_gain, sizeof(float)) == 0 &&
+                   (old->tapset == st->prefilter_tapset || old->gain == 0) &&
+                   (assumed->tapset == params->tapset || call->pf_gain == 0) &&
+                   assumed->enabled == params->enabled &&
+                   assumed->avail_below25 == params->avail_below25 &&
+                   assumed->avail_below35 == params->avail_below35 &&
+                   assumed->loss_rate == params->loss_rate &&
+                   call->pf_analysis_valid == analysis->valid &&
+                   (!analysis->valid ||
+                    memcmp(&call->pf_max_pitch_ratio, &analysis->max_pitch_ratio,
+                           sizeof(float)) == 0) &&
+                   memcmp(old->in_mem, st->in_mem,
+                          (size_t)(CC * OVERLAP) * sizeof(float)) == 0;
+        for (c = 0; same && c < CC; c++)
+            same = memcmp(pre[c], call->prefilter_mem + c * MAXP,
+                          MAXP * sizeof(float)) == 0 &&
+                   memcmp(pre[c] + MAXP, call->pre + c * 960,
+                          (size_t)N * sizeof(float)) == 0;
+        if (same) {
+            /* what run_prefilter leaves: its period raised, the comb
+               filter's output, in_mem and prefilter_mem */
+            st->prefilter_period = CT_IMAX(st->prefilter_period, MINP);
+            memcpy(in, call->in, (size_t)(CC * (N + OVERLAP)) * sizeof(float));
+            for (c = 0; c < CC; c++) {
+                memcpy(st->in_mem + c * OVERLAP, call->in + c * (N + OVERLAP) + N,
+                       OVERLAP * sizeof(float));
+                memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
+                        (size_t)(MAXP - N) * sizeof(float));
+                memcpy(prefilter_mem + c * MAXP + MAXP - N, pre[c] + MAXP,
+                       (size_t)N * sizeof(float));
+            }
+            *pitch_index = call->pf_pitch_index;
+            *gain = call->pf_gain;
+            *qgain = call->pf_qg;
+            *pf_on = call->pf_on;
+            rec->taken[CT_CELT_SIGNAL_PREFILTER]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ct_celt_signal_frame_replay(ct_celt_signal_chain *chain,
+                                const ct_celt_signal_frame *rec,
+                                const ct_celt_signal_want *want,
+                                const ct_opus_dsp *dsp)
+{
+    int k, c;
+    if (!chain->valid)
+        return 0;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        float local[CT_CELT_MAX_CHANNELS][MAXP + 960];
+        float *pre[CT_CELT_MAX_CHANNELS];
+        int valid, pitch_index, qg;
+        float max_pitch_ratio, gain;
+        if (!call->has[CT_CELT_SIGNAL_PITCH])
+            break;
+        for (c = 0; c < call->CC; c++) {
+            memcpy(local[c], call->prefilter_mem + c * MAXP,
+                   MAXP * sizeof(float));
+            memcpy(local[c] + MAXP, call->pre + c * 960,
+                   (size_t)call->N * sizeof(float));
+            pre[c] = local[c];
+        }
+        read_analysis(chain, want, call->N, &valid, &max_pitch_ratio);
+        prefilter_step(chain, call->pitch_buf, call->pitch_index, pre, call->CC,
+                       call->N, &want->params, valid, max_pitch_ratio, NULL,
+                       &pitch_index, &gain, &qg, dsp);
+    }
+    if (rec->ncalls == 0 || k < rec->ncalls)
+        chain->valid = 0;
+    return chain->valid;
+}
+
+void ct_celt_signal_chain_read(ct_celt_signal_chain *chain,
+                               const ct_celt_encoder *st, int read_pos,
+                               int read_subframe)
+{
+    memset(chain, 0, sizeof(*chain));
+    chain->valid = 1;
+    chain->pf.period = st->prefilter_period;
+    chain->pf.gain = st->prefilter_gain;
+    chain->pf.tapset = st->prefilter_tapset;
+    memcpy(chain->pf.in_mem, st->in_mem, sizeof(chain->pf.in_mem));
+    chain->read_pos = read_pos;
+    chain->read_subframe = read_subframe;
+}
+
+int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
+                              const ct_celt_signal_chain *b)
+{
+    return a->valid && b->valid && memcmp(a, b, sizeof(*a)) == 0;
 }

@@ -1,13 +1,14 @@
 /*
  * The CELT signal stage computed ahead (graph.c's Signal node): for a
  * frame, per stream, opus_encode_native's dc_reject of its samples (every
- * mode), the pitch pre-filter's pitch_downsample and pitch_search, the
- * transient analysis and the MDCTs (long blocks, and short ones where it
- * found a transient) that the frame's CELT calls would run, on the inputs
- * assumed "as at the last sync", and the checks with which the codec and
- * the CELT encoder take a result over: only where the complete input of
- * the function (all its samples, its memory and its parameters) is the
- * one assumed, byte for byte; else they compute as the reference does.
+ * mode), the pitch pre-filter (pitch_downsample and pitch_search, then
+ * run_prefilter's decision and comb filter), the transient analysis and
+ * the MDCTs (long blocks, and short ones where it found a transient) that
+ * the frame's CELT calls would run, on the inputs assumed "as at the last
+ * sync", and the checks with which the codec and the CELT encoder take a
+ * result over: only where the complete input of the function (all its
+ * samples, its memory and its parameters) is the one assumed, byte for
+ * byte; else they compute as the reference does.
  *
  * What is assumed, for the CELT call at the 48 kHz position p of the
  * stream's signal (opus_encode_native's pcm_buf: 192 samples of delay
@@ -19,12 +20,21 @@
  *    pre-emphasised input is a function of that signal, E;
  *  - prefilter_mem holds E's 1024 samples before the call (what the
  *    prefilter keeps after every CELT call, whatever its gain);
- *  - in_mem holds E's 120 samples before the call, and the comb filter is
- *    the identity (both gains 0), so the transient analysis' input is
- *    E[p - 192 - 120, p - 192 + N), and so is compute_mdcts'.
- * After a reset of the CELT encoder (a mode switch), a fade or a
- * pre-filter gain the inputs differ and Encode computes: a wrong
- * assumption costs time, never bytes.
+ *  - the prefilter's state (period, gain, tapset, in_mem) and the
+ *    analysis reader's position are the chain's: the Signal node runs
+ *    run_prefilter's decisions itself, frame after frame, from the state
+ *    Encode last synced back (ct_celt_signal_chain); where Encode finds
+ *    another state than the one predicted for a frame, the node replays
+ *    the decisions of the frames it computed since from Encode's
+ *    (ct_celt_signal_frame_replay); off the chain (no pitch search), the
+ *    comb filter is assumed the identity, in_mem E's 120 samples before
+ *    the call;
+ *  - run_prefilter's parameters (tapset_decision, enabled, the classes of
+ *    nbAvailableBytes, loss_rate) are those of the last frame synced.
+ * The transient analysis and compute_mdcts read the comb filter's output.
+ * After a reset of the CELT encoder (a mode switch), a fade or a changed
+ * parameter the inputs differ and Encode computes: a wrong assumption
+ * costs time, never bytes.
  *
  * Kernel level: knows no tasks (graph.c calls it from its node).
  *
@@ -36,6 +46,7 @@
 
 #include <stdint.h>
 
+#include "analysis.h"
 #include "celt_encoder.h"
 
 /* The most CELT calls of a frame: 120 ms in 20 ms calls. */
@@ -52,23 +63,58 @@ enum {
     CT_CELT_SIGNAL_TRANSIENT, /* transient_analysis */
     CT_CELT_SIGNAL_DC_REJECT, /* opus_encode_native's dc_reject */
     CT_CELT_SIGNAL_MDCT,      /* compute_mdcts on the same input */
+    CT_CELT_SIGNAL_PREFILTER, /* run_prefilter after the pitch search */
     CT_CELT_SIGNAL_NUM_KINDS
 };
+
+/* The CELT encoder's state that run_prefilter carries from call to call:
+ * prefilter_period, prefilter_gain, prefilter_tapset, in_mem. */
+typedef struct ct_celt_prefilter_state {
+    int period;
+    float gain;
+    int tapset;
+    float in_mem[CT_CELT_MAX_CHANNELS * CT_CELT_OVERLAP];
+} ct_celt_prefilter_state;
+
+/* What run_prefilter's decision reads of the call besides the signal and
+ * that state: prefilter_tapset (the tapset_decision), enabled, the
+ * classes of nbAvailableBytes it tests (below 25, below 35) and
+ * loss_rate. */
+typedef struct ct_celt_prefilter_params {
+    int tapset;
+    int enabled;
+    int avail_below25;
+    int avail_below35;
+    int loss_rate;
+} ct_celt_prefilter_params;
 
 /* One CELT call as assumed: its complete inputs and the results. */
 typedef struct ct_celt_signal_call {
     int N;  /* samples per channel */
     int CC; /* channels */
     int has[CT_CELT_SIGNAL_NUM_KINDS];
-    /* per channel c: the prefilter memory assumed, the in_mem assumed and
-     * the pre-emphasised input */
+    /* per channel c: the prefilter memory assumed and the pre-emphasised
+     * input */
     float prefilter_mem[CT_CELT_MAX_CHANNELS * CT_CELT_COMBFILTER_MAXPERIOD];
-    float in_mem[CT_CELT_MAX_CHANNELS * CT_CELT_OVERLAP];
     float pre[CT_CELT_MAX_CHANNELS * 960];
     /* pitch: the downsampled buffer remove_doubling reads, and the period
      * (COMBFILTER_MAXPERIOD - pitch_search's) */
     float pitch_buf[(CT_CELT_COMBFILTER_MAXPERIOD + 960) >> 1];
     int pitch_index;
+    /* run_prefilter: what its decision assumed of the CELT encoder (its
+     * state after the call before, as the chain predicts it, and the
+     * parameters as at the last sync) and what it gave */
+    ct_celt_prefilter_state pf_old;
+    ct_celt_prefilter_params pf_params;
+    int pf_analysis_valid;
+    float pf_max_pitch_ratio;
+    int pf_pitch_index;
+    float pf_gain;
+    int pf_qg;
+    int pf_on;
+    /* the input of the transient analysis and the MDCTs: the comb filter's
+     * output after in_mem (the identity where no prefilter was computed) */
+    float in[CT_CELT_MAX_CHANNELS * (960 + CT_CELT_OVERLAP)];
     /* transient_analysis with allow_weak_transients 0 */
     int is_transient;
     float tf_estimate;
@@ -100,7 +146,21 @@ typedef struct ct_celt_signal_frame {
      * this record offered, and those that took its result over */
     uint32_t needed[CT_CELT_SIGNAL_NUM_KINDS];
     uint32_t taken[CT_CELT_SIGNAL_NUM_KINDS];
+    /* written by the CELT encoder: run_prefilter's parameters in the
+     * frame's last call (seen 0: no CELT call ran) */
+    int seen;
+    ct_celt_prefilter_params seen_params;
 } ct_celt_signal_frame;
+
+/* The chain: the state of the CELT encoder and of the codec's analysis
+ * reader after a frame, as the Signal node predicts it or as Encode
+ * found it (valid 0: unknown). */
+typedef struct ct_celt_signal_chain {
+    int valid;
+    ct_celt_prefilter_state pf;
+    int read_pos;
+    int read_subframe;
+} ct_celt_signal_chain;
 
 /* The Signal node's state of one stream, carried from frame to frame:
  * the DC reject's memory (codec.c's hp_mem), the last scaled sample
@@ -111,6 +171,8 @@ typedef struct ct_celt_signal_state {
     float last_x[CT_CELT_MAX_CHANNELS];
     float hist[CT_CELT_MAX_CHANNELS]
               [CT_CELT_SIGNAL_KEEP + CT_CELT_SIGNAL_MAX_FRAME];
+    /* the chain after the last frame computed */
+    ct_celt_signal_chain chain;
 } ct_celt_signal_state;
 
 /* The state at the start of a stream (channels 1 or 2): everything 0, as
@@ -122,8 +184,16 @@ typedef struct ct_celt_signal_want {
     int pitch;     /* pitch_downsample + pitch_search */
     int transient; /* transient_analysis */
     int mdct;      /* compute_mdcts */
+    int prefilter; /* run_prefilter's decision and comb filter (with
+                      pitch, and a valid chain) */
     int wrong;     /* tests: the assumed memories perturbed (every
                       take-over misses) */
+    /* run_prefilter's parameters, as at the last sync */
+    ct_celt_prefilter_params params;
+    /* the codec's analysis and the frame's view (tonal NULL: it does not
+     * run, CELT's analysis is not valid) */
+    const ct_tonality_analysis *tonal;
+    const ct_tonality_view *view;
 } ct_celt_signal_want;
 
 /*
@@ -138,6 +208,26 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                                   const ct_celt_signal_want *want,
                                   const ct_opus_dsp *dsp,
                                   ct_celt_signal_frame *rec);
+
+/*
+ * The decisions of run_prefilter for the calls of rec again, from the
+ * chain before the frame (moved on to the chain after it), with params:
+ * what Signal does for the frames it computed ahead of a resync. Gives 0
+ * (chain invalid) where a call has no pitch search to decide on.
+ */
+int ct_celt_signal_frame_replay(ct_celt_signal_chain *chain,
+                                const ct_celt_signal_frame *rec,
+                                const ct_celt_signal_want *want,
+                                const ct_opus_dsp *dsp);
+
+/* The chain the CELT encoder st and its codec's analysis reader are in
+ * after a frame. */
+void ct_celt_signal_chain_read(ct_celt_signal_chain *chain,
+                               const ct_celt_encoder *st, int read_pos,
+                               int read_subframe);
+/* 1 where both chains are valid and the same, byte for byte. */
+int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
+                              const ct_celt_signal_chain *b);
 
 /* The checks of the CELT encoder (rec may be NULL: no offer). Each
  * returns 1 and writes the results where a call of rec has exactly the
@@ -157,6 +247,18 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
                               const float *in, float *out, int C, int CC,
                               int N);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
+/* run_prefilter (from the comb filter's input pre on, after the pitch
+ * search) with st's state and the other inputs given: the results, the
+ * comb filter's output in in, and st's in_mem and prefilter_mem (and
+ * its prefilter_period raised to COMBFILTER_MINPERIOD) as the reference
+ * leaves them. Records params as seen (also where it misses). */
+int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
+                                  ct_celt_encoder *st, float *const pre[],
+                                  float *in, float *prefilter_mem, int CC,
+                                  int N, const ct_celt_prefilter_params *params,
+                                  const ct_analysis_info *analysis,
+                                  int *pitch_index, float *gain, int *qgain,
+                                  int *pf_on);
 int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
                                   int CC, int N, int allow_weak_transients,
                                   int *is_transient, float *tf_estimate,

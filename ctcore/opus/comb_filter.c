@@ -18,7 +18,7 @@ static const float gains[3][3] = {{0.3066406250f, 0.2170410156f, 0.1296386719f},
                                   {0.4638671875f, 0.2680664062f, 0.f},
                                   {0.7998046875f, 0.1000976562f, 0.f}};
 
-void ct_celt_comb_filter(float *y, float *x, int T0, int T1, int N, float g0, float g1,
+void ct_celt_comb_filter(float *y, const float *x, int T0, int T1, int N, float g0, float g1,
                          int tapset0, int tapset1, const float *window, int overlap,
                          const ct_opus_dsp *dsp)
 {

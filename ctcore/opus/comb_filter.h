@@ -18,7 +18,7 @@
 
 /* comb_filter: y[0 .. N) from x[-T - 2 .. N) (T the larger of T0, T1 and
  * COMBFILTER_MINPERIOD); y == x (in place) as the encoder calls it. */
-void ct_celt_comb_filter(float *y, float *x, int T0, int T1, int N, float g0,
+void ct_celt_comb_filter(float *y, const float *x, int T0, int T1, int N, float g0,
                          float g1, int tapset0, int tapset1, const float *window,
                          int overlap, const ct_opus_dsp *dsp);
 

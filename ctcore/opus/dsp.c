@@ -135,7 +135,7 @@ void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y0
 
 /* celt.c comb_filter_const_c (the float version): the taps x0 .. x4 slide
  * along x[i - t - 2 .. i - t + 2]. */
-void ct_opus_comb_filter_const_c(float *y, float *x, int t, int n, float g10, float g11,
+void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n, float g10, float g11,
                                  float g12)
 {
     float x0, x1, x2, x3, x4;

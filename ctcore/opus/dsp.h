@@ -30,7 +30,7 @@ typedef struct ct_opus_dsp {
                             float *xy1, float *xy2);
     /* celt/celt.c comb_filter_const: y[i] = x[i] + g10 * x[i - t]
      * + g11 * (x[i - t + 1] + x[i - t - 1]) + g12 * (x[i - t + 2] + x[i - t - 2]) */
-    void (*comb_filter_const)(float *y, float *x, int t, int n, float g10, float g11,
+    void (*comb_filter_const)(float *y, const float *x, int t, int n, float g10, float g11,
                               float g12);
     /* celt/vq.c op_pvq_search: the pulses iy[0..n) (sum |iy| = k) for the
      * shape x (made non-negative on the way); returns yy */
@@ -54,7 +54,7 @@ void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int le
 float ct_opus_inner_prod_c(const float *x, const float *y, int n);
 void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y02, int n,
                                float *xy1, float *xy2);
-void ct_opus_comb_filter_const_c(float *y, float *x, int t, int n, float g10, float g11,
+void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n, float g10, float g11,
                                  float g12);
 float ct_opus_pvq_search_c(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_c(const float *a, const float *b, unsigned len);
@@ -64,7 +64,7 @@ void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int 
 float ct_opus_inner_prod_sse(const float *x, const float *y, int n);
 void ct_opus_dual_inner_prod_sse(const float *x, const float *y01, const float *y02, int n,
                                  float *xy1, float *xy2);
-void ct_opus_comb_filter_const_sse(float *y, float *x, int t, int n, float g10, float g11,
+void ct_opus_comb_filter_const_sse(float *y, const float *x, int t, int n, float g10, float g11,
                                    float g12);
 float ct_opus_pvq_search_sse2(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_sse(const float *a, const float *b, unsigned len);

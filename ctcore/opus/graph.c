@@ -79,6 +79,7 @@
  */
 #include "opus/graph.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,22 @@ typedef struct frame_slot {
     unsigned char *packet;
 } frame_slot;
 
+/* What Encode syncs back to the Signal node after a frame of a stream: the
+ * chain it found (the CELT encoder's and the analysis reader's state) and
+ * run_prefilter's parameters in the frame's last CELT call. */
+typedef struct signal_sync {
+    uint64_t frame_plus1; /* 0: nothing synced yet */
+    ct_celt_signal_chain chain;
+    int seen;
+    ct_celt_prefilter_params params;
+} signal_sync;
+
+/* The chain the Signal node predicted after a frame. */
+typedef struct signal_prediction {
+    uint64_t frame_plus1;
+    ct_celt_signal_chain chain;
+} signal_prediction;
+
 struct ct_opus_graph {
     ct_pool *pool;
     size_t ring;
@@ -146,6 +163,14 @@ struct ct_opus_graph {
     atomic_int sig_misses[SIGNAL_MAX_STREAMS][CT_OPUS_NUM_HIT_KINDS];
     float *sig_x;
     atomic_uint_fast64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
+    /* the chain: Encode's syncs (under sync_lock), and the Signal node's
+     * own: its predictions per stream and slot, the last sync it handled,
+     * the parameters it assumes */
+    pthread_mutex_t sync_lock;
+    signal_sync sync[SIGNAL_MAX_STREAMS];
+    signal_prediction *sig_pred;
+    uint64_t sig_synced[SIGNAL_MAX_STREAMS];
+    ct_celt_prefilter_params sig_params[SIGNAL_MAX_STREAMS];
 
     /* The signal ring: 48 kHz, interleaved, pcm_len samples + the mirror */
     float *pcm;
@@ -313,6 +338,55 @@ static int node_analysis(void *ctx, size_t slot, uint64_t frame, int worker)
     return CT_OK;
 }
 
+/* The Signal node's prediction of the chain after frame. */
+static void predicted(ct_opus_graph *g, int st, uint64_t frame, const ct_celt_signal_chain *chain)
+{
+    signal_prediction *p = &g->sig_pred[(size_t)st * g->ring + frame % g->ring];
+    p->frame_plus1 = frame + 1;
+    p->chain = *chain;
+}
+
+/* Before the Signal node computes frame of stream st: Encode's last sync.
+ * Where the chain Encode found after a frame P is not the one predicted,
+ * or the parameters changed, the node takes Encode's chain and replays the
+ * decisions of the frames it computed since (P + 1 .. frame - 1, still in
+ * the ring: Encode has not coded them) with the parameters synced. */
+static void resync(ct_opus_graph *g, int st, uint64_t frame)
+{
+    signal_sync sync;
+    const signal_prediction *p;
+    ct_celt_signal_chain chain;
+    uint64_t j;
+    int params_changed;
+    pthread_mutex_lock(&g->sync_lock);
+    sync = g->sync[st];
+    pthread_mutex_unlock(&g->sync_lock);
+    if (sync.frame_plus1 <= g->sig_synced[st])
+        return;
+    g->sig_synced[st] = sync.frame_plus1;
+    params_changed = sync.seen && memcmp(&sync.params, &g->sig_params[st],
+                                         sizeof(sync.params)) != 0;
+    if (sync.seen)
+        g->sig_params[st] = sync.params;
+    p = &g->sig_pred[(size_t)st * g->ring + (sync.frame_plus1 - 1) % g->ring];
+    if (!params_changed && p->frame_plus1 == sync.frame_plus1 &&
+        ct_celt_signal_chain_same(&p->chain, &sync.chain))
+        return;
+    chain = sync.chain;
+    for (j = sync.frame_plus1; j < frame; j++) {
+        const frame_slot *s = &g->slots[j % g->ring];
+        const ct_opus_codec *codec = &g->codec->streams[st];
+        ct_celt_signal_want want;
+        memset(&want, 0, sizeof(want));
+        want.params = g->sig_params[st];
+        want.tonal = codec->user_complexity >= 7 ? &codec->analysis : NULL;
+        want.view = &s->views[st];
+        ct_celt_signal_frame_replay(&chain, &s->signal[st], &want, g->codec->dsp);
+        predicted(g, st, j, &chain);
+    }
+    g->sig[st].chain = chain;
+}
+
 static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_opus_graph *g = ctx;
@@ -347,6 +421,13 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
         want.transient = likely && codec->user_complexity >= 1 && !codec->lfe;
         want.mdct = likely;
         want.wrong = g->sig_wrong;
+        /* the prefilter on the chain; with the analysis inline the views
+           are Encode's, written after this node */
+        want.prefilter = want.pitch && !g->analysis_inline;
+        want.tonal = codec->user_complexity >= 7 ? &codec->analysis : NULL;
+        resync(g, st, frame);
+        want.params = g->sig_params[st];
+        want.view = &s->views[st];
         /* the stream's channels, as the multistream layer copies them */
         if (g->sig_c2[st] < 0) {
             for (i = 0; i < fs; i++)
@@ -358,6 +439,10 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
             }
         }
         ct_celt_signal_frame_compute(&g->sig[st], g->sig_x, fs, &want, g->codec->dsp, rec);
+        predicted(g, st, frame, &g->sig[st].chain);
+        if (want.prefilter)
+            atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PREFILTER][0], (uint64_t)rec->ncalls,
+                                      memory_order_relaxed);
         if (want.pitch)
             atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PITCH][0], (uint64_t)rec->ncalls,
                                       memory_order_relaxed);
@@ -373,13 +458,28 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
     return CT_OK;
 }
 
+/* Encode's sync of stream st after frame, for the Signal node. */
+static void sync_back(ct_opus_graph *g, int st, uint64_t frame, const ct_celt_signal_frame *rec)
+{
+    const ct_opus_codec *codec = &g->codec->streams[st];
+    ct_celt_signal_chain chain;
+    ct_celt_signal_chain_read(&chain, &codec->celt_enc, codec->analysis.read_pos,
+                              codec->analysis.read_subframe);
+    pthread_mutex_lock(&g->sync_lock);
+    g->sync[st].frame_plus1 = frame + 1;
+    g->sync[st].chain = chain;
+    g->sync[st].seen = rec->seen;
+    if (rec->seen)
+        g->sync[st].params = rec->seen_params;
+    pthread_mutex_unlock(&g->sync_lock);
+}
+
 static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     ct_opus_graph *g = ctx;
     frame_slot *s = &g->slots[slot];
     uint64_t t0 = trace_begin(g);
     int st, k;
-    (void)frame;
     (void)worker;
     if (g->analysis_inline)
         analyse(g, s);
@@ -404,9 +504,11 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
                     atomic_store_explicit(&g->sig_misses[st][k], misses, memory_order_relaxed);
                 }
             }
-            /* the sync back: the mode the Signal node assumes from now on */
+            /* the sync back: the mode the Signal node assumes from now on,
+               the chain as it is and the prefilter's parameters */
             atomic_store_explicit(&g->sig_mode[st], g->codec->streams[st].mode,
                                   memory_order_relaxed);
+            sync_back(g, st, frame, rec);
         }
     }
     trace_end(g, CT_OPUS_NODE_ENCODE, t0);
@@ -431,6 +533,10 @@ ct_opus_graph *ct_opus_graph_new(ct_pool *pool, size_t ring, int rate, int chann
     g = calloc(1, sizeof(*g));
     if (!g)
         return NULL;
+    if (pthread_mutex_init(&g->sync_lock, NULL) != 0) {
+        free(g);
+        return NULL;
+    }
     g->pool = pool ? ct_pool_ref(pool) : NULL;
     g->ring = ring;
     g->rate = rate;
@@ -465,8 +571,10 @@ static void free_stream_parts(ct_opus_graph *g)
     g->in_ring = NULL;
     free(g->sig);
     free(g->sig_x);
+    free(g->sig_pred);
     g->sig = NULL;
     g->sig_x = NULL;
+    g->sig_pred = NULL;
     g->nsig = 0;
 }
 
@@ -481,6 +589,7 @@ void ct_opus_graph_free(ct_opus_graph *g)
     free(g->pcm);
     free(g->scratch);
     ct_pool_unref(g->pool);
+    pthread_mutex_destroy(&g->sync_lock);
     free(g);
 }
 
@@ -532,10 +641,17 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
         int st;
         g->sig = malloc((size_t)g->nsig * sizeof(*g->sig));
         g->sig_x = malloc((size_t)2 * CT_CELT_SIGNAL_MAX_FRAME * sizeof(float));
-        if (!g->sig || !g->sig_x)
+        g->sig_pred = calloc((size_t)g->nsig * g->ring, sizeof(*g->sig_pred));
+        if (!g->sig || !g->sig_x || !g->sig_pred)
             return CT_OPE_ALLOC_FAIL;
         for (st = 0; st < g->nsig; st++) {
             ct_celt_signal_init(&g->sig[st], g->sig_c2[st] < 0 ? 1 : 2);
+            /* nothing synced: the prefilter as the codec's settings start
+               it (Encode's first sync corrects what differs) */
+            memset(&g->sync[st], 0, sizeof(g->sync[st]));
+            g->sig_synced[st] = 0;
+            memset(&g->sig_params[st], 0, sizeof(g->sig_params[st]));
+            g->sig_params[st].enabled = 1;
             /* no frame coded yet: assume CELT */
             atomic_store(&g->sig_mode[st], CT_MODE_CELT_ONLY);
             for (i = 0; i < CT_OPUS_NUM_HIT_KINDS; i++)
@@ -888,8 +1004,8 @@ void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM
 
 /* The Signal node's take-overs */
 
-static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {"pitch", "transient",
-                                                                  "dc_reject", "mdct"};
+static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {
+    "pitch", "transient", "dc_reject", "mdct", "prefilter"};
 
 const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind)
 {

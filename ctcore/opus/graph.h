@@ -109,6 +109,7 @@ typedef enum ct_opus_graph_hit_kind {
     CT_OPUS_HIT_TRANSIENT, /* transient_analysis */
     CT_OPUS_HIT_DC_REJECT, /* opus_encode_native's dc_reject (every mode) */
     CT_OPUS_HIT_MDCT,      /* compute_mdcts */
+    CT_OPUS_HIT_PREFILTER, /* run_prefilter's decision and comb filter */
     CT_OPUS_NUM_HIT_KINDS
 } ct_opus_graph_hit_kind;
 

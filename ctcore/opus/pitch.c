@@ -222,7 +222,7 @@ static float compute_pitch_gain(float xy, float xx, float yy)
 
 static const int second_check[16] = {0, 0, 3, 2, 3, 2, 5, 2, 3, 2, 3, 2, 5, 2, 3, 2};
 
-float ct_celt_remove_doubling(float *x, int maxperiod, int minperiod, int N, int *T0_,
+float ct_celt_remove_doubling(const float *x, int maxperiod, int minperiod, int N, int *T0_,
                               int prev_period, float prev_gain, const ct_opus_dsp *dsp)
 {
     int k, i, T, T0;

@@ -38,7 +38,7 @@ void ct_celt_pitch_search(const float *x_lp, float *y, int len, int max_pitch,
 /* remove_doubling: refines *T0 (in full-rate samples) to the shortest
  * period that explains the correlation, returns the pitch gain. x is
  * maxperiod/2 + N/2 half-rate samples. maxperiod <= CT_CELT_PITCH_MAX_PERIOD. */
-float ct_celt_remove_doubling(float *x, int maxperiod, int minperiod, int N,
+float ct_celt_remove_doubling(const float *x, int maxperiod, int minperiod, int N,
                               int *T0, int prev_period, float prev_gain,
                               const ct_opus_dsp *dsp);
 

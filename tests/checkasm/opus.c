@@ -113,7 +113,7 @@ static void c_dual_inner_prod(const float *x, const float *y01,
     *xy2 = b;
 }
 
-static void c_comb_filter_const(float *y, float *x, int t, int n, float g10,
+static void c_comb_filter_const(float *y, const float *x, int t, int n, float g10,
                                 float g11, float g12)
 {
     for (int i = 0; i < n; i++)
@@ -267,7 +267,7 @@ static void sse_dual_inner_prod(const float *x, const float *y01,
 
 /* Per lane: (x + g10 x[-t]) + (g11 (x[-t+1] + x[-t-1]) + g12 (x[-t+2] +
  * x[-t-2])); the tail (CUSTOM_MODES) as the C code. */
-static void sse_comb_filter_const(float *y, float *x, int t, int n, float g10,
+static void sse_comb_filter_const(float *y, const float *x, int t, int n, float g10,
                                   float g11, float g12)
 {
     int i;

@@ -91,7 +91,7 @@ float ct_opus_inner_prod_sse(const float *x, const float *y, int n)
     return xy;
 }
 
-void ct_opus_comb_filter_const_sse(float *y, float *x, int t, int n, float g10, float g11,
+void ct_opus_comb_filter_const_sse(float *y, const float *x, int t, int n, float g10, float g11,
                                    float g12)
 {
     int i;
