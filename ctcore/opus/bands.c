@@ -197,6 +197,57 @@ static void stereo_merge(float *restrict X, float *restrict Y, float mid,
     }
 }
 
+int ct_celt_spreading_hf_sum(const ct_celt_mode *m, const float *X, int end,
+                             int C, int M)
+{
+    int i, c;
+    int hf_sum = 0;
+    const int16_t *restrict eBands = m->eBands;
+    const int N0 = M * m->shortMdctSize;
+    c = 0;
+    do {
+        /* Only include four last bands (8 kHz and up) */
+        for (i = m->nbEBands - 3; i < end; i++) {
+            int j, N;
+            int tcount[2] = {0, 0};
+            const float *restrict x = X + M * eBands[i] + c * N0;
+            N = M * (eBands[i + 1] - eBands[i]);
+            if (N <= 8)
+                continue;
+            for (j = 0; j < N; j++) {
+                float x2N;
+
+                x2N = (x[j] * x[j]) * (float)N;
+                if (x2N < 0.25f)
+                    tcount[0]++;
+                if (x2N < 0.0625f)
+                    tcount[1]++;
+            }
+            hf_sum += (int)ct_celt_udiv(32 * (tcount[1] + tcount[0]), N);
+        }
+    } while (++c < C);
+    return hf_sum;
+}
+
+void ct_celt_tapset_update(int hf_sum, int C, int end, int nbEBands,
+                           int *hf_average, int *tapset_decision)
+{
+    if (hf_sum)
+        hf_sum = (int)ct_celt_udiv(hf_sum, C * (4 - nbEBands + end));
+    *hf_average = (*hf_average + hf_sum) >> 1;
+    hf_sum = *hf_average;
+    if (*tapset_decision == 2)
+        hf_sum += 4;
+    else if (*tapset_decision == 0)
+        hf_sum -= 4;
+    if (hf_sum > 22)
+        *tapset_decision = 2;
+    else if (hf_sum > 18)
+        *tapset_decision = 1;
+    else
+        *tapset_decision = 0;
+}
+
 int ct_celt_spreading_decision(const ct_celt_mode *m, const float *X,
                                int *average, int last_decision,
                                int *hf_average, int *tapset_decision,
@@ -207,7 +258,6 @@ int ct_celt_spreading_decision(const ct_celt_mode *m, const float *X,
     int sum = 0, nbBands = 0;
     const int16_t *restrict eBands = m->eBands;
     int decision;
-    int hf_sum = 0;
 
     N0 = M * m->shortMdctSize;
 
@@ -235,31 +285,17 @@ int ct_celt_spreading_decision(const ct_celt_mode *m, const float *X,
                     tcount[2]++;
             }
 
-            /* Only include four last bands (8 kHz and up) */
-            if (i > m->nbEBands - 4)
-                hf_sum += (int)ct_celt_udiv(32 * (tcount[1] + tcount[0]), N);
             tmp = (2 * tcount[2] >= N) + (2 * tcount[1] >= N) + (2 * tcount[0] >= N);
             sum += tmp * spread_weight[i];
             nbBands += spread_weight[i];
         }
     } while (++c < C);
 
-    if (update_hf) {
-        if (hf_sum)
-            hf_sum = (int)ct_celt_udiv(hf_sum, C * (4 - m->nbEBands + end));
-        *hf_average = (*hf_average + hf_sum) >> 1;
-        hf_sum = *hf_average;
-        if (*tapset_decision == 2)
-            hf_sum += 4;
-        else if (*tapset_decision == 0)
-            hf_sum -= 4;
-        if (hf_sum > 22)
-            *tapset_decision = 2;
-        else if (hf_sum > 18)
-            *tapset_decision = 1;
-        else
-            *tapset_decision = 0;
-    }
+    /* ct: the high bands' sum counted apart (the frame ring's Signal node
+       predicts the tapset with it) */
+    if (update_hf)
+        ct_celt_tapset_update(ct_celt_spreading_hf_sum(m, X, end, C, M), C, end,
+                              m->nbEBands, hf_average, tapset_decision);
     sum = (int)ct_celt_udiv((uint32_t)((int32_t)sum << 8), nbBands);
     /* Recursive averaging */
     sum = (sum + *average) >> 1;

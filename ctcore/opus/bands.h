@@ -45,8 +45,17 @@ void ct_celt_normalise_bands(const ct_celt_mode *m, const float *restrict freq,
                              float *restrict X, const float *bandE, int end,
                              int C, int M);
 
-/* SPREAD_* for the normalised spectrum X; updates *average, *hf_average and
- * (with update_hf) *tapset_decision. */
+/* spreading_decision's sum over the high bands (from nbEBands - 3 to
+ * end) that decides the tapset, for the normalised spectrum X. */
+int ct_celt_spreading_hf_sum(const ct_celt_mode *m, const float *X, int end,
+                             int C, int M);
+/* spreading_decision's update_hf: *hf_average and *tapset_decision after a
+ * frame of that sum. */
+void ct_celt_tapset_update(int hf_sum, int C, int end, int nbEBands,
+                           int *hf_average, int *tapset_decision);
+
+/* SPREAD_* for the normalised spectrum X; updates *average and (with
+ * update_hf) *hf_average and *tapset_decision. */
 int ct_celt_spreading_decision(const ct_celt_mode *m, const float *X,
                                int *average, int last_decision,
                                int *hf_average, int *tapset_decision,

@@ -688,6 +688,13 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
 
     /* ---- decisions and their symbols: spreading ---- */
 
+    /* ct: what decides the tapset's update, for the frame ring's Signal
+       node */
+    ct_celt_signal_seen_spread(st->signal_offer,
+                               ct_ec_tell(enc) + 4 <= total_bits && !st->lfe &&
+                                   !hybrid && st->complexity >= 3 &&
+                                   nbAvailableBytes >= 10 * C,
+                               effEnd, C);
     if (ct_ec_tell(enc) + 4 <= total_bits) {
         if (st->lfe) {
             st->tapset_decision = 0;

@@ -391,6 +391,7 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
                N * sizeof(float));
     } while (++c < CC);
 
+    memset(&params, 0, sizeof(params));
     params.tapset = prefilter_tapset;
     params.enabled = enabled;
     params.avail_below25 = nbAvailableBytes < 25;

@@ -10,7 +10,9 @@
 #include "celt_signal.h"
 
 #include <string.h>
+#include <stdio.h>
 
+#include "bands.h"
 #include "celt_encoder_internal.h"
 #include "codec.h"
 #include "mathops.h"
@@ -21,6 +23,7 @@ enum {
     MINP = CT_CELT_COMBFILTER_MINPERIOD,
     OVERLAP = CT_CELT_OVERLAP,
     KEEP = CT_CELT_SIGNAL_KEEP,
+    EXTRA = CT_CELT_SIGNAL_EXTRA,
 };
 
 void ct_celt_signal_init(ct_celt_signal_state *state, int channels)
@@ -49,8 +52,48 @@ static void read_analysis(ct_celt_signal_chain *chain,
 }
 
 /* run_prefilter's decision and comb filter of a call on the chain: the
- * comb filter's output into in (CC channels of N + overlap) unless NULL,
- * the chain moved on. */
+ * comb filter's output into in (CC channels of N + overlap), the chain
+ * moved on. */
+/* spreading_decision's high bands' sum for a call's long blocks,
+ * normalised as celt_encode_with_ec does up to eff_end; has_hf set. */
+static int hf_sum(ct_celt_signal_call *call, int eff_end,
+                  const ct_opus_dsp *dsp)
+{
+    const ct_celt_mode *mode = ct_celt_mode_get();
+    float bandE[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
+    float X[CT_CELT_MAX_CHANNELS * 960];
+    int LM = 0;
+    while (mode->shortMdctSize << LM != call->N)
+        LM++;
+    ct_celt_compute_band_energies(mode, call->mdct_long, bandE, eff_end,
+                                  call->CC, LM, dsp);
+    ct_celt_normalise_bands(mode, call->mdct_long, X, bandE, eff_end, call->CC,
+                            1 << LM);
+    call->has_hf = 1;
+    return ct_celt_spreading_hf_sum(mode, X, eff_end, call->CC, 1 << LM);
+}
+
+/* The tapset's update later in a call, on the chain: where
+ * spreading_decision runs (long blocks; no early return) with update_hf
+ * (the prefilter on). Off the chain where the sum is needed and missing. */
+static void tapset_step(ct_celt_signal_chain *chain,
+                        const ct_celt_prefilter_params *params, int pf_on,
+                        int is_short, int has_hf, int hf, int N)
+{
+    const ct_celt_mode *mode = ct_celt_mode_get();
+    const int M = N / mode->shortMdctSize;
+    const int eff_end = params->eff_end;
+    if (!params->spread_runs || is_short || !pf_on || eff_end < 1 ||
+        M * (mode->eBands[eff_end] - mode->eBands[eff_end - 1]) <= 8)
+        return;
+    if (!has_hf) {
+        chain->valid = 0;
+        return;
+    }
+    ct_celt_tapset_update(hf, params->C, eff_end, mode->nbEBands,
+                          &chain->hf_average, &chain->tapset_decision);
+}
+
 static int prefilter_step(ct_celt_signal_chain *chain, const float *pitch_buf,
                           int raw_pitch, float *const pre[], int CC, int N,
                           const ct_celt_prefilter_params *params,
@@ -60,14 +103,13 @@ static int prefilter_step(ct_celt_signal_chain *chain, const float *pitch_buf,
 {
     const ct_celt_mode *mode = ct_celt_mode_get();
     ct_celt_prefilter_state *pf = &chain->pf;
-    float scratch[960 + OVERLAP];
     int c, pf_on;
     *pitch_index = raw_pitch;
     pf_on = ct_celt_prefilter_decide(pitch_buf, N, params, pf->period, pf->gain,
                                      analysis_valid, max_pitch_ratio,
                                      pitch_index, gain, qg, dsp);
     for (c = 0; c < CC; c++)
-        ct_celt_prefilter_comb(in ? in + c * (N + OVERLAP) : scratch, pre[c],
+        ct_celt_prefilter_comb(in + c * (N + OVERLAP), pre[c],
                                pf->in_mem + c * OVERLAP,
                                CT_IMAX(pf->period, MINP), pf->gain, pf->tapset,
                                *pitch_index, *gain, params->tapset, N, mode,
@@ -92,7 +134,8 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                                   int frame_size,
                                   const ct_celt_signal_want *want,
                                   const ct_opus_dsp *dsp,
-                                  ct_celt_signal_frame *rec)
+                                  ct_celt_signal_frame *rec,
+                                  ct_celt_signal_kept *kept)
 {
     const int CC = state->channels;
     const float coef0 = ct_celt_mode_get()->preemph[0];
@@ -121,7 +164,7 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
     /* E: celt_preemphasis' fast path on the scaled samples */
     for (c = 0; c < CC; c++) {
         float m = (float)coef0 * (float)state->last_x[c];
-        float *e = state->hist[c] + KEEP;
+        float *e = state->hist[c] + EXTRA + KEEP;
         for (i = 0; i < frame_size; i++) {
             float v = dc[CC * i + c] * CT_CELT_SIG_SCALE;
             e[i] = v - m;
@@ -150,7 +193,7 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
             call->N = N;
             call->CC = CC;
             for (c = 0; c < CC; c++) {
-                const float *src = state->hist[c] + k * N;
+                const float *src = state->hist[c] + EXTRA + k * N;
                 memcpy(local[c], src, (size_t)(MAXP + N) * sizeof(float));
                 if (want->wrong && c == 0) {
                     /* tests: what would be assumed wrongly; every
@@ -181,11 +224,12 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 /* on the chain: the CELT encoder's state as predicted */
                 call->pf_old = state->chain.pf;
                 call->pf_params = want->params;
+                call->pf_params.tapset = state->chain.tapset_decision;
                 read_analysis(&state->chain, want, N, &call->pf_analysis_valid,
                               &call->pf_max_pitch_ratio);
                 call->pf_on = prefilter_step(
                     &state->chain, call->pitch_buf, call->pitch_index, pre, CC,
-                    N, &want->params, call->pf_analysis_valid,
+                    N, &call->pf_params, call->pf_analysis_valid,
                     call->pf_max_pitch_ratio, call->in, &call->pf_pitch_index,
                     &call->pf_gain, &call->pf_qg, dsp);
                 if (want->wrong) {
@@ -227,16 +271,39 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                     call->has_short = 1;
                 }
             }
+            call->has_hf = 0;
+            if (call->has[CT_CELT_SIGNAL_PREFILTER] && want->transient &&
+                want->mdct && want->params.C == CC)
+                call->hf_sum = hf_sum(call, want->params.eff_end, dsp);
+            if (call->has[CT_CELT_SIGNAL_PREFILTER])
+                tapset_step(&state->chain, &want->params, call->pf_on,
+                            call->is_transient && N > 120, call->has_hf,
+                            call->hf_sum, N);
         }
         rec->ncalls = ncalls;
     } else {
         state->chain.valid = 0;
     }
+    kept->ncalls = 0;
+    if (rec->ncalls > 0 && rec->calls[0].has[CT_CELT_SIGNAL_PITCH]) {
+        kept->ncalls = rec->ncalls;
+        kept->N = N;
+        if (want->view)
+            kept->view = *want->view;
+        for (k = 0; k < rec->ncalls; k++) {
+            kept->pitch_index[k] = rec->calls[k].pitch_index;
+            kept->has_hf[k] = rec->calls[k].has_hf;
+            kept->hf_sum[k] = rec->calls[k].hf_sum;
+            kept->is_short[k] = rec->calls[k].is_transient && N > 120;
+            memcpy(kept->pitch_buf[k], rec->calls[k].pitch_buf,
+                   (size_t)((MAXP + N) >> 1) * sizeof(float));
+        }
+    }
 
-    /* E's last KEEP samples for the next frame */
+    /* E's last EXTRA + KEEP samples for the next frame */
     for (c = 0; c < CC; c++)
         memmove(state->hist[c], state->hist[c] + frame_size,
-                KEEP * sizeof(float));
+                (EXTRA + KEEP) * sizeof(float));
 }
 
 int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
@@ -361,7 +428,11 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
     if (!rec)
         return 0;
     rec->seen = 1;
-    rec->seen_params = *params;
+    rec->seen_params.tapset = params->tapset;
+    rec->seen_params.enabled = params->enabled;
+    rec->seen_params.avail_below25 = params->avail_below25;
+    rec->seen_params.avail_below35 = params->avail_below35;
+    rec->seen_params.loss_rate = params->loss_rate;
     rec->needed[CT_CELT_SIGNAL_PREFILTER]++;
     for (k = 0; k < rec->ncalls; k++) {
         const ct_celt_signal_call *call = &rec->calls[k];
@@ -387,6 +458,7 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
                            sizeof(float)) == 0) &&
                    memcmp(old->in_mem, st->in_mem,
                           (size_t)(CC * OVERLAP) * sizeof(float)) == 0;
+        if (call->has[CT_CELT_SIGNAL_PREFILTER] && !same) fprintf(stderr, "MISS period %d/%d gain %g/%g tapset %d/%d ptapset %d/%d pfgain %g params %d valid %d/%d mpr %g/%g inmem %d\n", old->period, st->prefilter_period, old->gain, st->prefilter_gain, old->tapset, st->prefilter_tapset, assumed->tapset, params->tapset, call->pf_gain, memcmp(&call->pf_params, params, sizeof(*params)), call->pf_analysis_valid, analysis->valid, call->pf_max_pitch_ratio, analysis->max_pitch_ratio, memcmp(old->in_mem, st->in_mem, (size_t)(CC * OVERLAP) * sizeof(float)));
         for (c = 0; same && c < CC; c++)
             same = memcmp(pre[c], call->prefilter_mem + c * MAXP,
                           MAXP * sizeof(float)) == 0 &&
@@ -416,36 +488,52 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
     return 0;
 }
 
-int ct_celt_signal_frame_replay(ct_celt_signal_chain *chain,
-                                const ct_celt_signal_frame *rec,
-                                const ct_celt_signal_want *want,
+int ct_celt_signal_frame_replay(const ct_celt_signal_state *state,
+                                ct_celt_signal_chain *chain,
+                                const ct_celt_signal_kept *kept,
+                                const ct_celt_signal_want *want, int last,
                                 const ct_opus_dsp *dsp)
 {
+    const int CC = state->channels;
+    const int N = kept->N;
+    ct_celt_signal_want at = *want;
     int k, c;
-    if (!chain->valid)
+    if (!chain->valid || kept->ncalls == 0) {
+        chain->valid = 0;
         return 0;
-    for (k = 0; k < rec->ncalls; k++) {
-        const ct_celt_signal_call *call = &rec->calls[k];
-        float local[CT_CELT_MAX_CHANNELS][MAXP + 960];
-        float *pre[CT_CELT_MAX_CHANNELS];
+    }
+    at.view = &kept->view;
+    for (k = 0; k < kept->ncalls; k++) {
         int valid, pitch_index, qg;
         float max_pitch_ratio, gain;
-        if (!call->has[CT_CELT_SIGNAL_PITCH])
-            break;
-        for (c = 0; c < call->CC; c++) {
-            memcpy(local[c], call->prefilter_mem + c * MAXP,
-                   MAXP * sizeof(float));
-            memcpy(local[c] + MAXP, call->pre + c * 960,
-                   (size_t)call->N * sizeof(float));
-            pre[c] = local[c];
+        ct_celt_prefilter_state *pf = &chain->pf;
+        ct_celt_prefilter_params params = want->params;
+        int pf_on;
+        params.tapset = chain->tapset_decision;
+        read_analysis(chain, &at, N, &valid, &max_pitch_ratio);
+        pitch_index = kept->pitch_index[k];
+        pf_on = ct_celt_prefilter_decide(kept->pitch_buf[k], N, &params,
+                                         pf->period, pf->gain, valid,
+                                         max_pitch_ratio, &pitch_index, &gain,
+                                         &qg, dsp);
+        if (last && k == kept->ncalls - 1) {
+            /* in_mem: the comb filter's last samples; the call's E ends
+               where the state's next call's prefilter memory does */
+            const ct_celt_mode *mode = ct_celt_mode_get();
+            float in[960 + OVERLAP];
+            for (c = 0; c < CC; c++)
+                ct_celt_prefilter_comb(in, state->hist[c] + EXTRA - N,
+                                       pf->in_mem + c * OVERLAP,
+                                       CT_IMAX(pf->period, MINP), pf->gain,
+                                       pf->tapset, pitch_index, gain,
+                                       params.tapset, N, mode, dsp);
         }
-        read_analysis(chain, want, call->N, &valid, &max_pitch_ratio);
-        prefilter_step(chain, call->pitch_buf, call->pitch_index, pre, call->CC,
-                       call->N, &want->params, valid, max_pitch_ratio, NULL,
-                       &pitch_index, &gain, &qg, dsp);
+        pf->period = pitch_index;
+        pf->gain = gain;
+        pf->tapset = params.tapset;
+        tapset_step(chain, &params, pf_on, kept->is_short[k], kept->has_hf[k],
+                    kept->hf_sum[k], N);
     }
-    if (rec->ncalls == 0 || k < rec->ncalls)
-        chain->valid = 0;
     return chain->valid;
 }
 
@@ -461,10 +549,27 @@ void ct_celt_signal_chain_read(ct_celt_signal_chain *chain,
     memcpy(chain->pf.in_mem, st->in_mem, sizeof(chain->pf.in_mem));
     chain->read_pos = read_pos;
     chain->read_subframe = read_subframe;
+    chain->hf_average = st->hf_average;
+    chain->tapset_decision = st->tapset_decision;
 }
 
 int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
                               const ct_celt_signal_chain *b)
 {
-    return a->valid && b->valid && memcmp(a, b, sizeof(*a)) == 0;
+    return a->valid && b->valid && a->pf.period == b->pf.period &&
+           memcmp(&a->pf.gain, &b->pf.gain, sizeof(float)) == 0 &&
+           a->pf.tapset == b->pf.tapset && a->read_pos == b->read_pos &&
+           a->read_subframe == b->read_subframe &&
+           a->hf_average == b->hf_average &&
+           a->tapset_decision == b->tapset_decision;
+}
+
+void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs,
+                                int eff_end, int C)
+{
+    if (!rec)
+        return;
+    rec->seen_params.spread_runs = spread_runs;
+    rec->seen_params.eff_end = eff_end;
+    rec->seen_params.C = C;
 }

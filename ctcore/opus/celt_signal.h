@@ -56,6 +56,9 @@
 #define CT_CELT_SIGNAL_KEEP (192 + CT_CELT_COMBFILTER_MAXPERIOD)
 /* The most samples of a frame (120 ms). */
 #define CT_CELT_SIGNAL_MAX_FRAME 5760
+/* The samples of E kept before those: the last CELT call of the frame
+ * before (at most 960), whose comb filter a replay runs again. */
+#define CT_CELT_SIGNAL_EXTRA 960
 
 /* The take-over kinds. */
 enum {
@@ -79,13 +82,18 @@ typedef struct ct_celt_prefilter_state {
 /* What run_prefilter's decision reads of the call besides the signal and
  * that state: prefilter_tapset (the tapset_decision), enabled, the
  * classes of nbAvailableBytes it tests (below 25, below 35) and
- * loss_rate. */
+ * loss_rate; and what decides the tapset's update later in the call:
+ * whether spreading_decision runs (but for short blocks), effEnd and the
+ * coded channels. */
 typedef struct ct_celt_prefilter_params {
     int tapset;
     int enabled;
     int avail_below25;
     int avail_below35;
     int loss_rate;
+    int spread_runs;
+    int eff_end;
+    int C;
 } ct_celt_prefilter_params;
 
 /* One CELT call as assumed: its complete inputs and the results. */
@@ -123,6 +131,10 @@ typedef struct ct_celt_signal_call {
     /* compute_mdcts with C == CC: long blocks, and where the transient
      * analysis found a transient (and LM > 0) short blocks */
     int has_short;
+    /* the tapset's update: the high bands' sum of the normalised long
+     * blocks (has_hf 0: not computed) */
+    int has_hf;
+    int hf_sum;
     float mdct_long[CT_CELT_MAX_CHANNELS * 960];
     float mdct_short[CT_CELT_MAX_CHANNELS * 960];
 } ct_celt_signal_call;
@@ -160,17 +172,38 @@ typedef struct ct_celt_signal_chain {
     ct_celt_prefilter_state pf;
     int read_pos;
     int read_subframe;
+    /* spreading_decision's: the next call's prefilter tapset */
+    int hf_average;
+    int tapset_decision;
 } ct_celt_signal_chain;
+
+/* What the Signal node keeps of a frame it computed, for a replay of its
+ * prefilter decisions: per call the pitch search's results, and the view
+ * of the analysis the frame's calls read. */
+typedef struct ct_celt_signal_kept {
+    int ncalls; /* 0: nothing to replay */
+    int N;
+    ct_tonality_view view;
+    int pitch_index[CT_CELT_SIGNAL_MAX_CALLS];
+    float pitch_buf[CT_CELT_SIGNAL_MAX_CALLS]
+                   [(CT_CELT_COMBFILTER_MAXPERIOD + 960) >> 1];
+    /* the tapset's update: the high bands' sum of the long blocks (has_hf
+     * 0: not computed) and whether the call has short blocks */
+    int has_hf[CT_CELT_SIGNAL_MAX_CALLS];
+    int hf_sum[CT_CELT_SIGNAL_MAX_CALLS];
+    int is_short[CT_CELT_SIGNAL_MAX_CALLS];
+} ct_celt_signal_kept;
 
 /* The Signal node's state of one stream, carried from frame to frame:
  * the DC reject's memory (codec.c's hp_mem), the last scaled sample
- * (the pre-emphasis' memory) and E's last CT_CELT_SIGNAL_KEEP samples. */
+ * (the pre-emphasis' memory) and E's last CT_CELT_SIGNAL_EXTRA +
+ * CT_CELT_SIGNAL_KEEP samples. */
 typedef struct ct_celt_signal_state {
     int channels;
     float hp_mem[4];
     float last_x[CT_CELT_MAX_CHANNELS];
-    float hist[CT_CELT_MAX_CHANNELS]
-              [CT_CELT_SIGNAL_KEEP + CT_CELT_SIGNAL_MAX_FRAME];
+    float hist[CT_CELT_MAX_CHANNELS][CT_CELT_SIGNAL_EXTRA + CT_CELT_SIGNAL_KEEP +
+                                     CT_CELT_SIGNAL_MAX_FRAME];
     /* the chain after the last frame computed */
     ct_celt_signal_chain chain;
 } ct_celt_signal_state;
@@ -188,7 +221,8 @@ typedef struct ct_celt_signal_want {
                       pitch, and a valid chain) */
     int wrong;     /* tests: the assumed memories perturbed (every
                       take-over misses) */
-    /* run_prefilter's parameters, as at the last sync */
+    /* run_prefilter's parameters, as at the last sync (but the tapset:
+     * the chain's) */
     ct_celt_prefilter_params params;
     /* the codec's analysis and the frame's view (tonal NULL: it does not
      * run, CELT's analysis is not valid) */
@@ -201,23 +235,29 @@ typedef struct ct_celt_signal_want {
  * the stream: x holds its state->channels channels interleaved, as
  * opus_encode_native's pcm. Advances the state (always) and fills rec
  * with the calls of the frame (frame_size <= 960: one call, else 20 ms
- * calls) where want asks for something (rec->ncalls 0 otherwise).
+ * calls) where want asks for something (rec->ncalls 0 otherwise), and
+ * kept with what a replay of the frame needs.
  */
 void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                                   int frame_size,
                                   const ct_celt_signal_want *want,
                                   const ct_opus_dsp *dsp,
-                                  ct_celt_signal_frame *rec);
+                                  ct_celt_signal_frame *rec,
+                                  ct_celt_signal_kept *kept);
 
 /*
- * The decisions of run_prefilter for the calls of rec again, from the
- * chain before the frame (moved on to the chain after it), with params:
- * what Signal does for the frames it computed ahead of a resync. Gives 0
- * (chain invalid) where a call has no pitch search to decide on.
+ * The decisions of run_prefilter for the calls of a frame computed (kept)
+ * again, from the chain before it (moved on to the chain after it), with
+ * want's params and tonal (its view: kept's): what Signal does for the
+ * frames it computed ahead of a resync. The last frame before the state's
+ * next (last 1) also runs its last call's comb filter for in_mem, on the
+ * samples the state keeps. Gives 0 (chain invalid) where a call has no
+ * pitch search to decide on.
  */
-int ct_celt_signal_frame_replay(ct_celt_signal_chain *chain,
-                                const ct_celt_signal_frame *rec,
-                                const ct_celt_signal_want *want,
+int ct_celt_signal_frame_replay(const ct_celt_signal_state *state,
+                                ct_celt_signal_chain *chain,
+                                const ct_celt_signal_kept *kept,
+                                const ct_celt_signal_want *want, int last,
                                 const ct_opus_dsp *dsp);
 
 /* The chain the CELT encoder st and its codec's analysis reader are in
@@ -225,7 +265,10 @@ int ct_celt_signal_frame_replay(ct_celt_signal_chain *chain,
 void ct_celt_signal_chain_read(ct_celt_signal_chain *chain,
                                const ct_celt_encoder *st, int read_pos,
                                int read_subframe);
-/* 1 where both chains are valid and the same, byte for byte. */
+/* 1 where both chains are valid and their decisions' state is the same,
+ * byte for byte: all but in_mem, which a call's comb filter computes from
+ * the signal and the decisions alone (a wrong in_mem is the next call's
+ * miss, never the chain's). */
 int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
                               const ct_celt_signal_chain *b);
 
@@ -247,6 +290,10 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
                               const float *in, float *out, int C, int CC,
                               int N);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
+/* The parameters of the tapset's update in a CELT call (rec may be
+ * NULL): recorded as seen. */
+void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs,
+                                int eff_end, int C);
 /* run_prefilter (from the comb filter's input pre on, after the pitch
  * search) with st's state and the other inputs given: the results, the
  * comb filter's output in in, and st's in_mem and prefilter_mem (and

@@ -83,6 +83,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "../runtime/pipeline.h"
 #include "common/clock.h"
@@ -169,6 +170,7 @@ struct ct_opus_graph {
     pthread_mutex_t sync_lock;
     signal_sync sync[SIGNAL_MAX_STREAMS];
     signal_prediction *sig_pred;
+    ct_celt_signal_kept *sig_kept;
     uint64_t sig_synced[SIGNAL_MAX_STREAMS];
     ct_celt_prefilter_params sig_params[SIGNAL_MAX_STREAMS];
 
@@ -358,6 +360,9 @@ static void resync(ct_opus_graph *g, int st, uint64_t frame)
     ct_celt_signal_chain chain;
     uint64_t j;
     int params_changed;
+    /* with the analysis inline the views are Encode's: no chain */
+    if (g->analysis_inline)
+        return;
     pthread_mutex_lock(&g->sync_lock);
     sync = g->sync[st];
     pthread_mutex_unlock(&g->sync_lock);
@@ -372,16 +377,19 @@ static void resync(ct_opus_graph *g, int st, uint64_t frame)
     if (!params_changed && p->frame_plus1 == sync.frame_plus1 &&
         ct_celt_signal_chain_same(&p->chain, &sync.chain))
         return;
+    fprintf(stderr, "RESYNC F=%llu P=%llu pcm=%d same=%d params=%d pv=%d rv=%d per %d/%d gain %g/%g tap %d/%d rp %d/%d rs %d/%d\n", (unsigned long long)frame, (unsigned long long)sync.frame_plus1-1, p->frame_plus1 == sync.frame_plus1, ct_celt_signal_chain_same(&p->chain, &sync.chain), params_changed, p->chain.valid, sync.chain.valid, p->chain.pf.period, sync.chain.pf.period, p->chain.pf.gain, sync.chain.pf.gain, p->chain.pf.tapset, sync.chain.pf.tapset, p->chain.read_pos, sync.chain.read_pos, p->chain.read_subframe, sync.chain.read_subframe);
     chain = sync.chain;
     for (j = sync.frame_plus1; j < frame; j++) {
-        const frame_slot *s = &g->slots[j % g->ring];
         const ct_opus_codec *codec = &g->codec->streams[st];
         ct_celt_signal_want want;
         memset(&want, 0, sizeof(want));
         want.params = g->sig_params[st];
         want.tonal = codec->user_complexity >= 7 ? &codec->analysis : NULL;
-        want.view = &s->views[st];
-        ct_celt_signal_frame_replay(&chain, &s->signal[st], &want, g->codec->dsp);
+        /* the node's own copy of what it computed for frame j (the ring's
+           slot may already hold a later frame) */
+        ct_celt_signal_frame_replay(&g->sig[st], &chain,
+                                    &g->sig_kept[(size_t)st * g->ring + j % g->ring], &want,
+                                    j + 1 == frame, g->codec->dsp);
         predicted(g, st, j, &chain);
     }
     g->sig[st].chain = chain;
@@ -438,7 +446,8 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
                 g->sig_x[2 * i + 1] = pcm[(size_t)i * ch + (size_t)g->sig_c2[st]];
             }
         }
-        ct_celt_signal_frame_compute(&g->sig[st], g->sig_x, fs, &want, g->codec->dsp, rec);
+        ct_celt_signal_frame_compute(&g->sig[st], g->sig_x, fs, &want, g->codec->dsp, rec,
+                                     &g->sig_kept[(size_t)st * g->ring + frame % g->ring]);
         predicted(g, st, frame, &g->sig[st].chain);
         if (want.prefilter)
             atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PREFILTER][0], (uint64_t)rec->ncalls,
@@ -469,8 +478,11 @@ static void sync_back(ct_opus_graph *g, int st, uint64_t frame, const ct_celt_si
     g->sync[st].frame_plus1 = frame + 1;
     g->sync[st].chain = chain;
     g->sync[st].seen = rec->seen;
-    if (rec->seen)
+    if (rec->seen) {
         g->sync[st].params = rec->seen_params;
+        /* the tapset is the chain's */
+        g->sync[st].params.tapset = 0;
+    }
     pthread_mutex_unlock(&g->sync_lock);
 }
 
@@ -572,6 +584,8 @@ static void free_stream_parts(ct_opus_graph *g)
     free(g->sig);
     free(g->sig_x);
     free(g->sig_pred);
+    free(g->sig_kept);
+    g->sig_kept = NULL;
     g->sig = NULL;
     g->sig_x = NULL;
     g->sig_pred = NULL;
@@ -642,7 +656,8 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
         g->sig = malloc((size_t)g->nsig * sizeof(*g->sig));
         g->sig_x = malloc((size_t)2 * CT_CELT_SIGNAL_MAX_FRAME * sizeof(float));
         g->sig_pred = calloc((size_t)g->nsig * g->ring, sizeof(*g->sig_pred));
-        if (!g->sig || !g->sig_x || !g->sig_pred)
+        g->sig_kept = calloc((size_t)g->nsig * g->ring, sizeof(*g->sig_kept));
+        if (!g->sig || !g->sig_x || !g->sig_pred || !g->sig_kept)
             return CT_OPE_ALLOC_FAIL;
         for (st = 0; st < g->nsig; st++) {
             ct_celt_signal_init(&g->sig[st], g->sig_c2[st] < 0 ? 1 : 2);
@@ -652,6 +667,9 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
             g->sig_synced[st] = 0;
             memset(&g->sig_params[st], 0, sizeof(g->sig_params[st]));
             g->sig_params[st].enabled = 1;
+            g->sig_params[st].spread_runs = 1;
+            g->sig_params[st].eff_end = CT_CELT_NB_EBANDS;
+            g->sig_params[st].C = g->sig_c2[st] < 0 ? 1 : 2;
             /* no frame coded yet: assume CELT */
             atomic_store(&g->sig_mode[st], CT_MODE_CELT_ONLY);
             for (i = 0; i < CT_OPUS_NUM_HIT_KINDS; i++)
