@@ -574,15 +574,22 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
                               st->upsample);
     if (CC == 2 && C == 1)
         tf_chan = 0;
-    ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM, &st->dsp);
+    /* ct: the frame ring's Signal node may have computed them from these
+       very long blocks */
+    if (st->lfe || st->upsample != 1 ||
+        !ct_celt_signal_take_bands(st->signal_offer, freq, shortBlocks, effEnd,
+                                   end, C, N, bandE, bandLogE)) {
+        ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
+                                      &st->dsp);
 
-    if (st->lfe) {
-        for (i = 2; i < end; i++) {
-            bandE[i] = CT_IMIN(bandE[i], 1e-4f * bandE[0]);
-            bandE[i] = CT_MAX32(bandE[i], CT_EPSILON);
+        if (st->lfe) {
+            for (i = 2; i < end; i++) {
+                bandE[i] = CT_IMIN(bandE[i], 1e-4f * bandE[0]);
+                bandE[i] = CT_MAX32(bandE[i], CT_EPSILON);
+            }
         }
+        ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE, C);
     }
-    ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE, C);
 
     memset(surround_dynalloc, 0, end * sizeof(*surround_dynalloc));
     /* This computes how much masking takes place between surround channels */
@@ -624,26 +631,52 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         ct_ec_enc_bit_logp(enc, isTransient, 3);
 
     /* Band normalisation */
-    ct_celt_normalise_bands(mode, freq, X, bandE, effEnd, C, M);
+    if (st->lfe || st->upsample != 1 ||
+        !ct_celt_signal_take_normalise(st->signal_offer, freq, bandE, effEnd, C,
+                                       N, X))
+        ct_celt_normalise_bands(mode, freq, X, bandE, effEnd, C, M);
 
     /* ---- decisions: dynalloc, tf resolution ---- */
 
     enable_tf_analysis =
         effectiveBytes >= 15 * C && !hybrid && st->complexity >= 2 && !st->lfe;
 
-    maxDepth = ct_celt_dynalloc_analysis(
-        bandLogE, bandLogE2, nbEBands, start, end, C, offsets, st->lsb_depth,
-        mode->logN, isTransient, st->vbr, st->constrained_vbr, eBands, LM,
-        effectiveBytes, &tot_boost, st->lfe, surround_dynalloc, &st->analysis,
-        importance, spread_weight);
+    {
+        /* ct: what the frame ring's Signal node assumes, and its take-over */
+        ct_celt_signal_params fe;
+        memset(&fe, 0, sizeof(fe));
+        fe.eff_end = effEnd;
+        fe.C = C;
+        fe.end = end;
+        fe.lsb_depth = st->lsb_depth;
+        fe.vbr = st->vbr;
+        fe.constrained_vbr = st->constrained_vbr;
+        fe.effective_bytes = effectiveBytes;
+        fe.tf_runs = enable_tf_analysis;
+        ct_celt_signal_seen_frontend(st->signal_offer, &fe);
+        if (hybrid || st->lfe || st->energy_mask ||
+            !ct_celt_signal_take_dynalloc(st->signal_offer, bandLogE, bandLogE2,
+                                          &fe, isTransient, N, &st->analysis,
+                                          offsets, importance, spread_weight,
+                                          &maxDepth, &tot_boost))
+            maxDepth = ct_celt_dynalloc_analysis(
+                bandLogE, bandLogE2, nbEBands, start, end, C, offsets,
+                st->lsb_depth, mode->logN, isTransient, st->vbr,
+                st->constrained_vbr, eBands, LM, effectiveBytes, &tot_boost,
+                st->lfe, surround_dynalloc, &st->analysis, importance,
+                spread_weight);
+    }
 
     /* Disable variable tf resolution for hybrid and at very low bitrate */
     if (enable_tf_analysis) {
         int lambda;
         lambda = CT_IMAX(80, 20480 / effectiveBytes + 2);
-        tf_select =
-            ct_celt_tf_analysis(mode, effEnd, isTransient, tf_res, lambda, X, N,
-                                LM, tf_estimate, tf_chan, importance);
+        if (!ct_celt_signal_take_tf(st->signal_offer, X, effEnd, isTransient,
+                                    lambda, N, tf_estimate, tf_chan, importance,
+                                    tf_res, &tf_select))
+            tf_select = ct_celt_tf_analysis(mode, effEnd, isTransient, tf_res,
+                                            lambda, X, N, LM, tf_estimate,
+                                            tf_chan, importance);
         for (i = effEnd; i < end; i++)
             tf_res[i] = tf_res[effEnd - 1];
     } else if (hybrid && weak_transient) {
@@ -693,8 +726,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     ct_celt_signal_seen_spread(st->signal_offer,
                                ct_ec_tell(enc) + 4 <= total_bits && !st->lfe &&
                                    !hybrid && st->complexity >= 3 &&
-                                   nbAvailableBytes >= 10 * C,
-                               effEnd, C);
+                                   nbAvailableBytes >= 10 * C);
     if (ct_ec_tell(enc) + 4 <= total_bits) {
         if (st->lfe) {
             st->tapset_decision = 0;

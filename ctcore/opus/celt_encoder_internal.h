@@ -38,7 +38,7 @@ void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *in,
  * enabled): the period, gain and quantised gain, and whether the filter
  * is on, given the state of the call before (prev_period, prev_gain). */
 int ct_celt_prefilter_decide(const float *pitch_buf, int N,
-                             const ct_celt_prefilter_params *params,
+                             const ct_celt_signal_params *params,
                              int prev_period, float prev_gain,
                              int analysis_valid, float max_pitch_ratio,
                              int *pitch, float *gain, int *qgain,

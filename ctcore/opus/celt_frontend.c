@@ -269,7 +269,7 @@ void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
 }
 
 int ct_celt_prefilter_decide(const float *pitch_buf, int N,
-                             const ct_celt_prefilter_params *params,
+                             const ct_celt_signal_params *params,
                              int prev_period, float prev_gain,
                              int analysis_valid, float max_pitch_ratio,
                              int *pitch, float *gain, int *qgain,
@@ -372,7 +372,7 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
     int pf_on;
     int qg;
     int overlap;
-    ct_celt_prefilter_params params;
+    ct_celt_signal_params params;
     enum {
         MAXP = CT_CELT_COMBFILTER_MAXPERIOD,
         MINP = CT_CELT_COMBFILTER_MINPERIOD

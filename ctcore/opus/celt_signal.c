@@ -10,10 +10,10 @@
 #include "celt_signal.h"
 
 #include <string.h>
-#include <stdio.h>
 
 #include "bands.h"
 #include "celt_encoder_internal.h"
+#include "energy.h"
 #include "codec.h"
 #include "mathops.h"
 #include "pitch.h"
@@ -35,49 +35,85 @@ void ct_celt_signal_init(ct_celt_signal_state *state, int channels)
 }
 
 /* The analysis entry a call reads (valid 0 where the analysis does not
- * run), the chain's reader moved on by the call's N samples. */
+ * run), the chain's reader moved on by the call's N samples; leak_boost
+ * may be NULL. */
 static void read_analysis(ct_celt_signal_chain *chain,
                           const ct_celt_signal_want *want, int N, int *valid,
-                          float *max_pitch_ratio)
+                          float *max_pitch_ratio, unsigned char *leak_boost)
 {
     *valid = 0;
     *max_pitch_ratio = 0;
+    if (leak_boost)
+        memset(leak_boost, 0, CT_OPUS_LEAK_BANDS);
     if (want->tonal) {
         const ct_analysis_info *info = ct_opus_tonality_peek_entry(
             want->tonal, want->view, &chain->read_pos, &chain->read_subframe,
             N);
         *valid = info->valid;
         *max_pitch_ratio = info->max_pitch_ratio;
+        if (leak_boost)
+            memcpy(leak_boost, info->leak_boost, CT_OPUS_LEAK_BANDS);
     }
 }
 
-/* run_prefilter's decision and comb filter of a call on the chain: the
- * comb filter's output into in (CC channels of N + overlap), the chain
- * moved on. */
-/* spreading_decision's high bands' sum for a call's long blocks,
- * normalised as celt_encode_with_ec does up to eff_end; has_hf set. */
-static int hf_sum(ct_celt_signal_call *call, int eff_end,
-                  const ct_opus_dsp *dsp)
+/* The front end of a call's long blocks as celt_encode_with_ec computes it
+ * where no transient is found, on the parameters assumed: band energies and
+ * log energies up to eff_end and end, the normalised spectrum and
+ * spreading_decision's high bands' sum, dynalloc_analysis (start 0, not
+ * LFE, no surround masking, bandLogE2 = bandLogE) and, where it runs,
+ * tf_analysis. */
+static void frontend(ct_celt_signal_call *call,
+                     const ct_celt_signal_params *params,
+                     const ct_opus_dsp *dsp)
 {
     const ct_celt_mode *mode = ct_celt_mode_get();
-    float bandE[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
-    float X[CT_CELT_MAX_CHANNELS * 960];
-    int LM = 0;
-    while (mode->shortMdctSize << LM != call->N)
+    const int CC = call->CC, N = call->N;
+    const int eff_end = params->eff_end, end = params->end;
+    float surround_dynalloc[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
+    ct_analysis_info analysis;
+    int LM = 0, i;
+    while (mode->shortMdctSize << LM != N)
         LM++;
-    ct_celt_compute_band_energies(mode, call->mdct_long, bandE, eff_end,
-                                  call->CC, LM, dsp);
-    ct_celt_normalise_bands(mode, call->mdct_long, X, bandE, eff_end, call->CC,
-                            1 << LM);
+    call->fe_params = *params;
+    ct_celt_compute_band_energies(mode, call->mdct_long, call->bandE, eff_end,
+                                  CC, LM, dsp);
+    ct_celt_amp2Log2(mode, eff_end, end, call->bandE, call->bandLogE, CC);
+    ct_celt_normalise_bands(mode, call->mdct_long, call->X, call->bandE,
+                            eff_end, CC, 1 << LM);
+    call->hf_sum = ct_celt_spreading_hf_sum(mode, call->X, eff_end, CC, 1 << LM);
     call->has_hf = 1;
-    return ct_celt_spreading_hf_sum(mode, X, eff_end, call->CC, 1 << LM);
+    call->has[CT_CELT_SIGNAL_BANDS] = 1;
+    /* nothing synced yet: no rate to assume */
+    if (params->effective_bytes <= 0)
+        return;
+
+    memset(surround_dynalloc, 0, sizeof(surround_dynalloc));
+    memset(&analysis, 0, sizeof(analysis));
+    analysis.valid = call->fe_analysis_valid;
+    memcpy(analysis.leak_boost, call->fe_leak_boost, CT_OPUS_LEAK_BANDS);
+    call->max_depth = ct_celt_dynalloc_analysis(
+        call->bandLogE, call->bandLogE, mode->nbEBands, 0, end, CC,
+        call->offsets, params->lsb_depth, mode->logN, 0, params->vbr,
+        params->constrained_vbr, mode->eBands, LM, params->effective_bytes,
+        &call->tot_boost, 0, surround_dynalloc, &analysis, call->importance,
+        call->spread_weight);
+    call->has[CT_CELT_SIGNAL_DYNALLOC] = 1;
+    call->has[CT_CELT_SIGNAL_TF] = params->tf_runs;
+    if (params->tf_runs) {
+        int lambda = CT_IMAX(80, 20480 / params->effective_bytes + 2);
+        call->tf_select = ct_celt_tf_analysis(
+            mode, eff_end, 0, call->tf_res, lambda, call->X, N, LM,
+            call->tf_estimate, call->tf_chan, call->importance);
+        for (i = eff_end; i < end; i++)
+            call->tf_res[i] = call->tf_res[eff_end - 1];
+    }
 }
 
 /* The tapset's update later in a call, on the chain: where
  * spreading_decision runs (long blocks; no early return) with update_hf
  * (the prefilter on). Off the chain where the sum is needed and missing. */
 static void tapset_step(ct_celt_signal_chain *chain,
-                        const ct_celt_prefilter_params *params, int pf_on,
+                        const ct_celt_signal_params *params, int pf_on,
                         int is_short, int has_hf, int hf, int N)
 {
     const ct_celt_mode *mode = ct_celt_mode_get();
@@ -96,7 +132,7 @@ static void tapset_step(ct_celt_signal_chain *chain,
 
 static int prefilter_step(ct_celt_signal_chain *chain, const float *pitch_buf,
                           int raw_pitch, float *const pre[], int CC, int N,
-                          const ct_celt_prefilter_params *params,
+                          const ct_celt_signal_params *params,
                           int analysis_valid, float max_pitch_ratio, float *in,
                           int *pitch_index, float *gain, int *qg,
                           const ct_opus_dsp *dsp)
@@ -226,7 +262,8 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 call->pf_params = want->params;
                 call->pf_params.tapset = state->chain.tapset_decision;
                 read_analysis(&state->chain, want, N, &call->pf_analysis_valid,
-                              &call->pf_max_pitch_ratio);
+                              &call->pf_max_pitch_ratio, call->fe_leak_boost);
+                call->fe_analysis_valid = call->pf_analysis_valid;
                 call->pf_on = prefilter_step(
                     &state->chain, call->pitch_buf, call->pitch_index, pre, CC,
                     N, &call->pf_params, call->pf_analysis_valid,
@@ -272,9 +309,21 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 }
             }
             call->has_hf = 0;
+            call->has[CT_CELT_SIGNAL_BANDS] = 0;
+            call->has[CT_CELT_SIGNAL_DYNALLOC] = 0;
+            call->has[CT_CELT_SIGNAL_TF] = 0;
             if (call->has[CT_CELT_SIGNAL_PREFILTER] && want->transient &&
-                want->mdct && want->params.C == CC)
-                call->hf_sum = hf_sum(call, want->params.eff_end, dsp);
+                want->mdct && want->params.C == CC &&
+                !(call->is_transient && N > 120) && want->params.eff_end >= 1) {
+                frontend(call, &want->params, dsp);
+                if (want->wrong) {
+                    perturb(&call->bandLogE[0]);
+                    for (c = 0; c < CC; c++)
+                        perturb(&call->X[c * N]);
+                }
+            }
+            if (want->wrong && want->mdct)
+                perturb(&call->mdct_long[0]);
             if (call->has[CT_CELT_SIGNAL_PREFILTER])
                 tapset_step(&state->chain, &want->params, call->pf_on,
                             call->is_transient && N > 120, call->has_hf,
@@ -419,7 +468,7 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
 int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
                                   ct_celt_encoder *st, float *const pre[],
                                   float *in, float *prefilter_mem, int CC,
-                                  int N, const ct_celt_prefilter_params *params,
+                                  int N, const ct_celt_signal_params *params,
                                   const ct_analysis_info *analysis,
                                   int *pitch_index, float *gain, int *qgain,
                                   int *pf_on)
@@ -437,7 +486,7 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
     for (k = 0; k < rec->ncalls; k++) {
         const ct_celt_signal_call *call = &rec->calls[k];
         const ct_celt_prefilter_state *old = &call->pf_old;
-        const ct_celt_prefilter_params *assumed = &call->pf_params;
+        const ct_celt_signal_params *assumed = &call->pf_params;
         /* A tapset is an input of the comb filter only where its gain is
            not 0: a gain of 0 (-0 in the filter) times any of the tapset's
            taps (all >= 0) is the same signed zero. The decision does not
@@ -458,7 +507,6 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
                            sizeof(float)) == 0) &&
                    memcmp(old->in_mem, st->in_mem,
                           (size_t)(CC * OVERLAP) * sizeof(float)) == 0;
-        if (call->has[CT_CELT_SIGNAL_PREFILTER] && !same) fprintf(stderr, "MISS period %d/%d gain %g/%g tapset %d/%d ptapset %d/%d pfgain %g params %d valid %d/%d mpr %g/%g inmem %d\n", old->period, st->prefilter_period, old->gain, st->prefilter_gain, old->tapset, st->prefilter_tapset, assumed->tapset, params->tapset, call->pf_gain, memcmp(&call->pf_params, params, sizeof(*params)), call->pf_analysis_valid, analysis->valid, call->pf_max_pitch_ratio, analysis->max_pitch_ratio, memcmp(old->in_mem, st->in_mem, (size_t)(CC * OVERLAP) * sizeof(float)));
         for (c = 0; same && c < CC; c++)
             same = memcmp(pre[c], call->prefilter_mem + c * MAXP,
                           MAXP * sizeof(float)) == 0 &&
@@ -507,10 +555,10 @@ int ct_celt_signal_frame_replay(const ct_celt_signal_state *state,
         int valid, pitch_index, qg;
         float max_pitch_ratio, gain;
         ct_celt_prefilter_state *pf = &chain->pf;
-        ct_celt_prefilter_params params = want->params;
+        ct_celt_signal_params params = want->params;
         int pf_on;
         params.tapset = chain->tapset_decision;
-        read_analysis(chain, &at, N, &valid, &max_pitch_ratio);
+        read_analysis(chain, &at, N, &valid, &max_pitch_ratio, NULL);
         pitch_index = kept->pitch_index[k];
         pf_on = ct_celt_prefilter_decide(kept->pitch_buf[k], N, &params,
                                          pf->period, pf->gain, valid,
@@ -564,12 +612,159 @@ int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
            a->tapset_decision == b->tapset_decision;
 }
 
-void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs,
-                                int eff_end, int C)
+void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs)
+{
+    if (rec)
+        rec->seen_params.spread_runs = spread_runs;
+}
+
+void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
+                                  const ct_celt_signal_params *params)
 {
     if (!rec)
         return;
-    rec->seen_params.spread_runs = spread_runs;
-    rec->seen_params.eff_end = eff_end;
-    rec->seen_params.C = C;
+    rec->seen_params.eff_end = params->eff_end;
+    rec->seen_params.C = params->C;
+    rec->seen_params.end = params->end;
+    rec->seen_params.lsb_depth = params->lsb_depth;
+    rec->seen_params.vbr = params->vbr;
+    rec->seen_params.constrained_vbr = params->constrained_vbr;
+    rec->seen_params.effective_bytes = params->effective_bytes;
+    rec->seen_params.tf_runs = params->tf_runs;
+}
+
+/* The call whose long blocks are freq, with its front end computed. */
+static const ct_celt_signal_call *
+frontend_call(ct_celt_signal_frame *rec, int kind, const float *freq, int C,
+              int N)
+{
+    int k;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        if (call->N == N && call->CC == C && call->has[kind] &&
+            memcmp(freq, call->mdct_long, (size_t)(C * N) * sizeof(float)) == 0)
+            return call;
+    }
+    return NULL;
+}
+
+int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
+                              int shortBlocks, int effEnd, int end, int C,
+                              int N, float *bandE, float *bandLogE)
+{
+    const ct_celt_signal_call *call;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_BANDS]++;
+    if (shortBlocks)
+        return 0;
+    call = frontend_call(rec, CT_CELT_SIGNAL_BANDS, freq, C, N);
+    if (!call || call->fe_params.eff_end != effEnd || call->fe_params.end != end)
+        return 0;
+    memcpy(bandE, call->bandE, (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float));
+    memcpy(bandLogE, call->bandLogE,
+           (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float));
+    rec->taken[CT_CELT_SIGNAL_BANDS]++;
+    return 1;
+}
+
+int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec,
+                                  const float *freq, const float *bandE,
+                                  int effEnd, int C, int N, float *X)
+{
+    const ct_celt_signal_call *call;
+    size_t bins;
+    int c;
+    if (!rec)
+        return 0;
+    call = frontend_call(rec, CT_CELT_SIGNAL_BANDS, freq, C, N);
+    if (!call || call->fe_params.eff_end != effEnd ||
+        memcmp(bandE, call->bandE,
+               (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float)) != 0)
+        return 0;
+    /* the bins normalise_bands writes: the bands up to effEnd */
+    bins = (size_t)(N / ct_celt_mode_get()->shortMdctSize) *
+           (size_t)ct_celt_mode_get()->eBands[effEnd];
+    for (c = 0; c < C; c++)
+        memcpy(X + c * N, call->X + c * N, bins * sizeof(float));
+    return 1;
+}
+
+int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
+                                 const float *bandLogE, const float *bandLogE2,
+                                 const ct_celt_signal_params *params,
+                                 int isTransient, int N,
+                                 const ct_analysis_info *analysis,
+                                 int *offsets, int *importance,
+                                 int *spread_weight, float *max_depth,
+                                 int32_t *tot_boost)
+{
+    int k;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_DYNALLOC]++;
+    if (isTransient)
+        return 0;
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        const ct_celt_signal_params *a = &call->fe_params;
+        const size_t n = (size_t)(params->C * CT_CELT_NB_EBANDS) * sizeof(float);
+        if (call->N == N && call->CC == params->C &&
+            call->has[CT_CELT_SIGNAL_DYNALLOC] && a->end == params->end &&
+            a->lsb_depth == params->lsb_depth && a->vbr == params->vbr &&
+            a->constrained_vbr == params->constrained_vbr &&
+            a->effective_bytes == params->effective_bytes &&
+            call->fe_analysis_valid == analysis->valid &&
+            (!analysis->valid ||
+             memcmp(call->fe_leak_boost, analysis->leak_boost,
+                    CT_OPUS_LEAK_BANDS) == 0) &&
+            memcmp(bandLogE, call->bandLogE, n) == 0 &&
+            memcmp(bandLogE2, call->bandLogE, n) == 0) {
+            memcpy(offsets, call->offsets, sizeof(call->offsets));
+            memcpy(importance, call->importance, sizeof(call->importance));
+            memcpy(spread_weight, call->spread_weight,
+                   sizeof(call->spread_weight));
+            *max_depth = call->max_depth;
+            *tot_boost = call->tot_boost;
+            rec->taken[CT_CELT_SIGNAL_DYNALLOC]++;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
+                           int isTransient, int lambda, int N, float tf_estimate,
+                           int tf_chan, const int *importance, int *tf_res,
+                           int *tf_select)
+{
+    int k;
+    size_t bins;
+    if (!rec)
+        return 0;
+    rec->needed[CT_CELT_SIGNAL_TF]++;
+    if (isTransient || len < 1)
+        return 0;
+    /* tf_analysis reads channel tf_chan's bands up to len */
+    bins = (size_t)(N / ct_celt_mode_get()->shortMdctSize) *
+           (size_t)ct_celt_mode_get()->eBands[len];
+    for (k = 0; k < rec->ncalls; k++) {
+        const ct_celt_signal_call *call = &rec->calls[k];
+        const ct_celt_signal_params *a = &call->fe_params;
+        if (call->N == N && call->has[CT_CELT_SIGNAL_TF] && a->eff_end == len &&
+            tf_chan < call->CC &&
+            CT_IMAX(80, 20480 / a->effective_bytes + 2) == lambda &&
+            memcmp(&call->tf_estimate, &tf_estimate, sizeof(float)) == 0 &&
+            call->tf_chan == tf_chan &&
+            memcmp(call->importance, importance, sizeof(call->importance)) ==
+                0 &&
+            memcmp(X + tf_chan * N, call->X + tf_chan * N,
+                   bins * sizeof(float)) == 0) {
+            memcpy(tf_res, call->tf_res, sizeof(call->tf_res));
+            *tf_select = call->tf_select;
+            rec->taken[CT_CELT_SIGNAL_TF]++;
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -67,6 +67,9 @@ enum {
     CT_CELT_SIGNAL_DC_REJECT, /* opus_encode_native's dc_reject */
     CT_CELT_SIGNAL_MDCT,      /* compute_mdcts on the same input */
     CT_CELT_SIGNAL_PREFILTER, /* run_prefilter after the pitch search */
+    CT_CELT_SIGNAL_BANDS,     /* band energies, log energies, normalisation */
+    CT_CELT_SIGNAL_DYNALLOC,  /* dynalloc_analysis */
+    CT_CELT_SIGNAL_TF,        /* tf_analysis */
     CT_CELT_SIGNAL_NUM_KINDS
 };
 
@@ -79,13 +82,15 @@ typedef struct ct_celt_prefilter_state {
     float in_mem[CT_CELT_MAX_CHANNELS * CT_CELT_OVERLAP];
 } ct_celt_prefilter_state;
 
-/* What run_prefilter's decision reads of the call besides the signal and
- * that state: prefilter_tapset (the tapset_decision), enabled, the
- * classes of nbAvailableBytes it tests (below 25, below 35) and
- * loss_rate; and what decides the tapset's update later in the call:
- * whether spreading_decision runs (but for short blocks), effEnd and the
- * coded channels. */
-typedef struct ct_celt_prefilter_params {
+/* What a CELT call's front end reads besides the signal and the chain's
+ * state. run_prefilter's decision: prefilter_tapset (the
+ * tapset_decision), enabled, the classes of nbAvailableBytes it tests
+ * (below 25, below 35) and loss_rate. The tapset's update later in the
+ * call: whether spreading_decision runs (but for short blocks), effEnd
+ * and the coded channels. The band energies, dynalloc_analysis and
+ * tf_analysis: end, lsb_depth, vbr, constrained_vbr, effectiveBytes and
+ * whether tf_analysis runs. */
+typedef struct ct_celt_signal_params {
     int tapset;
     int enabled;
     int avail_below25;
@@ -94,7 +99,13 @@ typedef struct ct_celt_prefilter_params {
     int spread_runs;
     int eff_end;
     int C;
-} ct_celt_prefilter_params;
+    int end;
+    int lsb_depth;
+    int vbr;
+    int constrained_vbr;
+    int effective_bytes;
+    int tf_runs;
+} ct_celt_signal_params;
 
 /* One CELT call as assumed: its complete inputs and the results. */
 typedef struct ct_celt_signal_call {
@@ -113,7 +124,7 @@ typedef struct ct_celt_signal_call {
      * state after the call before, as the chain predicts it, and the
      * parameters as at the last sync) and what it gave */
     ct_celt_prefilter_state pf_old;
-    ct_celt_prefilter_params pf_params;
+    ct_celt_signal_params pf_params;
     int pf_analysis_valid;
     float pf_max_pitch_ratio;
     int pf_pitch_index;
@@ -135,6 +146,24 @@ typedef struct ct_celt_signal_call {
      * blocks (has_hf 0: not computed) */
     int has_hf;
     int hf_sum;
+    /* the front end of the long blocks where no transient was found (has[]
+     * of BANDS, DYNALLOC, TF), on the parameters assumed: band energies,
+     * log energies (bandLogE2 the same: no second MDCT), the normalised
+     * spectrum; dynalloc_analysis' inputs from the analysis (valid,
+     * leak_boost) and its results; tf_analysis' */
+    ct_celt_signal_params fe_params;
+    float bandE[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
+    float bandLogE[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
+    float X[CT_CELT_MAX_CHANNELS * 960];
+    int fe_analysis_valid;
+    unsigned char fe_leak_boost[CT_OPUS_LEAK_BANDS];
+    int offsets[CT_CELT_NB_EBANDS];
+    int importance[CT_CELT_NB_EBANDS];
+    int spread_weight[CT_CELT_NB_EBANDS];
+    float max_depth;
+    int32_t tot_boost;
+    int tf_res[CT_CELT_NB_EBANDS];
+    int tf_select;
     float mdct_long[CT_CELT_MAX_CHANNELS * 960];
     float mdct_short[CT_CELT_MAX_CHANNELS * 960];
 } ct_celt_signal_call;
@@ -161,7 +190,7 @@ typedef struct ct_celt_signal_frame {
     /* written by the CELT encoder: run_prefilter's parameters in the
      * frame's last call (seen 0: no CELT call ran) */
     int seen;
-    ct_celt_prefilter_params seen_params;
+    ct_celt_signal_params seen_params;
 } ct_celt_signal_frame;
 
 /* The chain: the state of the CELT encoder and of the codec's analysis
@@ -223,7 +252,7 @@ typedef struct ct_celt_signal_want {
                       take-over misses) */
     /* run_prefilter's parameters, as at the last sync (but the tapset:
      * the chain's) */
-    ct_celt_prefilter_params params;
+    ct_celt_signal_params params;
     /* the codec's analysis and the frame's view (tonal NULL: it does not
      * run, CELT's analysis is not valid) */
     const ct_tonality_analysis *tonal;
@@ -290,10 +319,34 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
                               const float *in, float *out, int C, int CC,
                               int N);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
-/* The parameters of the tapset's update in a CELT call (rec may be
- * NULL): recorded as seen. */
-void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs,
-                                int eff_end, int C);
+/* The parameters of a CELT call's front end after the prefilter (rec may
+ * be NULL): spread_runs, and the fields from eff_end on, recorded as
+ * seen. */
+void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs);
+void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
+                                  const ct_celt_signal_params *params);
+/* compute_band_energies and amp2Log2 (bandE, bandLogE), or with X the
+ * normalisation, of freq (C channels of N), long blocks, for effEnd, end */
+int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
+                              int shortBlocks, int effEnd, int end, int C,
+                              int N, float *bandE, float *bandLogE);
+int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec,
+                                  const float *freq, const float *bandE,
+                                  int effEnd, int C, int N, float *X);
+/* dynalloc_analysis with params' end, lsb_depth, vbr, constrained_vbr and
+ * effective_bytes (start 0, not LFE, no surround masking) */
+int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
+                                 const float *bandLogE, const float *bandLogE2,
+                                 const ct_celt_signal_params *params,
+                                 int isTransient, int N,
+                                 const ct_analysis_info *analysis,
+                                 int *offsets, int *importance,
+                                 int *spread_weight, float *max_depth,
+                                 int32_t *tot_boost);
+int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
+                           int isTransient, int lambda, int N, float tf_estimate,
+                           int tf_chan, const int *importance, int *tf_res,
+                           int *tf_select);
 /* run_prefilter (from the comb filter's input pre on, after the pitch
  * search) with st's state and the other inputs given: the results, the
  * comb filter's output in in, and st's in_mem and prefilter_mem (and
@@ -302,7 +355,7 @@ void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs,
 int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
                                   ct_celt_encoder *st, float *const pre[],
                                   float *in, float *prefilter_mem, int CC,
-                                  int N, const ct_celt_prefilter_params *params,
+                                  int N, const ct_celt_signal_params *params,
                                   const ct_analysis_info *analysis,
                                   int *pitch_index, float *gain, int *qgain,
                                   int *pf_on);

@@ -83,7 +83,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "../runtime/pipeline.h"
 #include "common/clock.h"
@@ -129,7 +128,7 @@ typedef struct signal_sync {
     uint64_t frame_plus1; /* 0: nothing synced yet */
     ct_celt_signal_chain chain;
     int seen;
-    ct_celt_prefilter_params params;
+    ct_celt_signal_params params;
 } signal_sync;
 
 /* The chain the Signal node predicted after a frame. */
@@ -172,7 +171,7 @@ struct ct_opus_graph {
     signal_prediction *sig_pred;
     ct_celt_signal_kept *sig_kept;
     uint64_t sig_synced[SIGNAL_MAX_STREAMS];
-    ct_celt_prefilter_params sig_params[SIGNAL_MAX_STREAMS];
+    ct_celt_signal_params sig_params[SIGNAL_MAX_STREAMS];
 
     /* The signal ring: 48 kHz, interleaved, pcm_len samples + the mirror */
     float *pcm;
@@ -377,7 +376,6 @@ static void resync(ct_opus_graph *g, int st, uint64_t frame)
     if (!params_changed && p->frame_plus1 == sync.frame_plus1 &&
         ct_celt_signal_chain_same(&p->chain, &sync.chain))
         return;
-    fprintf(stderr, "RESYNC F=%llu P=%llu pcm=%d same=%d params=%d pv=%d rv=%d per %d/%d gain %g/%g tap %d/%d rp %d/%d rs %d/%d\n", (unsigned long long)frame, (unsigned long long)sync.frame_plus1-1, p->frame_plus1 == sync.frame_plus1, ct_celt_signal_chain_same(&p->chain, &sync.chain), params_changed, p->chain.valid, sync.chain.valid, p->chain.pf.period, sync.chain.pf.period, p->chain.pf.gain, sync.chain.pf.gain, p->chain.pf.tapset, sync.chain.pf.tapset, p->chain.read_pos, sync.chain.read_pos, p->chain.read_subframe, sync.chain.read_subframe);
     chain = sync.chain;
     for (j = sync.frame_plus1; j < frame; j++) {
         const ct_opus_codec *codec = &g->codec->streams[st];
@@ -424,7 +422,7 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
             &g->sig_misses[st][pitch ? CT_OPUS_HIT_PITCH : CT_OPUS_HIT_TRANSIENT],
             memory_order_relaxed);
         int likely = celt && (probe || misses < SIGNAL_MISSES);
-        int i;
+        int i, k;
         want.pitch = likely && pitch;
         want.transient = likely && codec->user_complexity >= 1 && !codec->lfe;
         want.mdct = likely;
@@ -449,9 +447,10 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
         ct_celt_signal_frame_compute(&g->sig[st], g->sig_x, fs, &want, g->codec->dsp, rec,
                                      &g->sig_kept[(size_t)st * g->ring + frame % g->ring]);
         predicted(g, st, frame, &g->sig[st].chain);
-        if (want.prefilter)
-            atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PREFILTER][0], (uint64_t)rec->ncalls,
-                                      memory_order_relaxed);
+        for (i = 0; i < rec->ncalls; i++)
+            for (k = CT_OPUS_HIT_PREFILTER; k < CT_OPUS_NUM_HIT_KINDS; k++)
+                if (rec->calls[i].has[k])
+                    atomic_fetch_add_explicit(&g->hits[k][0], 1, memory_order_relaxed);
         if (want.pitch)
             atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_PITCH][0], (uint64_t)rec->ncalls,
                                       memory_order_relaxed);
@@ -1023,7 +1022,7 @@ void ct_opus_graph_trace_read(const ct_opus_graph *g, double seconds[CT_OPUS_NUM
 /* The Signal node's take-overs */
 
 static const char *const hit_names[CT_OPUS_NUM_HIT_KINDS] = {
-    "pitch", "transient", "dc_reject", "mdct", "prefilter"};
+    "pitch", "transient", "dc_reject", "mdct", "prefilter", "bands", "dynalloc", "tf"};
 
 const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind)
 {

@@ -110,6 +110,10 @@ typedef enum ct_opus_graph_hit_kind {
     CT_OPUS_HIT_DC_REJECT, /* opus_encode_native's dc_reject (every mode) */
     CT_OPUS_HIT_MDCT,      /* compute_mdcts */
     CT_OPUS_HIT_PREFILTER, /* run_prefilter's decision and comb filter */
+    CT_OPUS_HIT_BANDS,     /* band energies and log energies (and with them
+                              the normalisation) */
+    CT_OPUS_HIT_DYNALLOC,  /* dynalloc_analysis */
+    CT_OPUS_HIT_TF,        /* tf_analysis */
     CT_OPUS_NUM_HIT_KINDS
 } ct_opus_graph_hit_kind;
 
