@@ -5,10 +5,12 @@
  * two claims are one compare-and-swap, so exactly one side runs the job.
  *
  * Sleeping: a side about to sleep sets its `sleeping` flag, then looks at
- * the state again under the lock before it waits; the other side changes
- * the state, then looks at the flag and, where set, signals under the
- * lock. The flag and the state are sequentially consistent, so one of the
- * two sees the other's store: no wake-up is lost.
+ * the state again under the lock before each wait; the other side changes
+ * the state, then looks at the flag and, where set, clears it and signals
+ * under the lock (once: the posts that follow before the sleeper is up
+ * make no system call). The flag and the state are sequentially
+ * consistent, so one of the two sees the other's store: no wake-up is
+ * lost.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * New in ct.
@@ -37,6 +39,7 @@ struct ct_celt_theta_lane {
     ct_celt_theta_job_fn fn;
     void *job;
     atomic_uint_fast64_t closed; /* the last ticket closed */
+    atomic_bool helper_present;  /* a helper serves */
 
     pthread_mutex_t lock;
     pthread_cond_t helper_wake, encode_wake;
@@ -113,6 +116,7 @@ void ct_celt_theta_lane_reset(ct_celt_theta_lane *lane)
     atomic_store(&lane->closed, 0);
     atomic_store(&lane->helper_sleeping, false);
     atomic_store(&lane->encode_sleeping, false);
+    atomic_store(&lane->helper_present, false);
     atomic_store(&lane->served, 0);
     atomic_store(&lane->taken_back, 0);
 }
@@ -122,9 +126,34 @@ static void wake(ct_celt_theta_lane *lane, atomic_bool *sleeping,
 {
     if (atomic_load(sleeping)) {
         pthread_mutex_lock(&lane->lock);
-        pthread_cond_signal(cond);
+        if (atomic_load(sleeping)) {
+            atomic_store(sleeping, false);
+            pthread_cond_signal(cond);
+        }
         pthread_mutex_unlock(&lane->lock);
     }
+}
+
+/* Sleeps until called(lane, ticket), with the protocol above. */
+static void sleep_until(ct_celt_theta_lane *lane, atomic_bool *sleeping,
+                        pthread_cond_t *cond,
+                        bool (*called)(ct_celt_theta_lane *, uint64_t),
+                        uint64_t ticket)
+{
+    pthread_mutex_lock(&lane->lock);
+    for (;;) {
+        atomic_store(sleeping, true);
+        if (called(lane, ticket))
+            break;
+        pthread_cond_wait(cond, &lane->lock);
+    }
+    atomic_store(sleeping, false);
+    pthread_mutex_unlock(&lane->lock);
+}
+
+bool ct_celt_theta_lane_has_helper(const ct_celt_theta_lane *lane)
+{
+    return atomic_load(&((ct_celt_theta_lane *)lane)->helper_present);
 }
 
 void ct_celt_theta_lane_post(ct_celt_theta_lane *lane, ct_celt_theta_job_fn fn,
@@ -141,6 +170,12 @@ void ct_celt_theta_lane_wake(ct_celt_theta_lane *lane)
     wake(lane, &lane->helper_sleeping, &lane->helper_wake);
 }
 
+static bool job_done(ct_celt_theta_lane *lane, uint64_t ticket)
+{
+    (void)ticket;
+    return atomic_load(&lane->state) == JOB_DONE;
+}
+
 bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane)
 {
     int expected = JOB_POSTED;
@@ -153,14 +188,9 @@ bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane)
     spin s = {0};
     while (atomic_load(&lane->state) != JOB_DONE && spin_on(&s))
         ;
-    if (atomic_load(&lane->state) != JOB_DONE) {
-        pthread_mutex_lock(&lane->lock);
-        atomic_store(&lane->encode_sleeping, true);
-        while (atomic_load(&lane->state) != JOB_DONE)
-            pthread_cond_wait(&lane->encode_wake, &lane->lock);
-        atomic_store(&lane->encode_sleeping, false);
-        pthread_mutex_unlock(&lane->lock);
-    }
+    if (!job_done(lane, 0))
+        sleep_until(lane, &lane->encode_sleeping, &lane->encode_wake, job_done,
+                    0);
     atomic_store(&lane->state, JOB_EMPTY);
     return true;
 }
@@ -180,18 +210,14 @@ static bool helper_called(ct_celt_theta_lane *lane, uint64_t ticket)
 
 void ct_celt_theta_lane_serve(ct_celt_theta_lane *lane, uint64_t ticket)
 {
+    atomic_store(&lane->helper_present, true);
     for (;;) {
         spin s = {0};
         while (!helper_called(lane, ticket) && spin_on(&s))
             ;
-        if (!helper_called(lane, ticket)) {
-            pthread_mutex_lock(&lane->lock);
-            atomic_store(&lane->helper_sleeping, true);
-            while (!helper_called(lane, ticket))
-                pthread_cond_wait(&lane->helper_wake, &lane->lock);
-            atomic_store(&lane->helper_sleeping, false);
-            pthread_mutex_unlock(&lane->lock);
-        }
+        if (!helper_called(lane, ticket))
+            sleep_until(lane, &lane->helper_sleeping, &lane->helper_wake,
+                        helper_called, ticket);
         int expected = JOB_POSTED;
         if (atomic_compare_exchange_strong(&lane->state, &expected,
                                            JOB_RUNNING)) {
@@ -201,6 +227,7 @@ void ct_celt_theta_lane_serve(ct_celt_theta_lane *lane, uint64_t ticket)
             wake(lane, &lane->encode_sleeping, &lane->encode_wake);
         } else if (atomic_load(&lane->closed) >= ticket) {
             /* Encode closes only once its last job is complete. */
+            atomic_store(&lane->helper_present, false);
             return;
         }
     }

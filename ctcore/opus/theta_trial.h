@@ -40,6 +40,9 @@ void ct_celt_theta_lane_free(ct_celt_theta_lane *lane);
 /* Tickets from 0 again, the counts cleared; no helper may be serving. */
 void ct_celt_theta_lane_reset(ct_celt_theta_lane *lane);
 
+/* Encode: whether a helper serves the lane now (else a post would only be
+ * claimed back: Encode may as well run the job its own way). */
+bool ct_celt_theta_lane_has_helper(const ct_celt_theta_lane *lane);
 /* Encode: offers `job` (no other job posted): a helper may run fn(job)
  * from now on, until ct_celt_theta_lane_complete(). */
 void ct_celt_theta_lane_post(ct_celt_theta_lane *lane, ct_celt_theta_job_fn fn,
