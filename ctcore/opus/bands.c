@@ -962,8 +962,10 @@ static unsigned quant_band_stereo(struct band_ctx *ctx, float *X, float *Y,
  * theta trial lane, with copies of everything the reference's second
  * trial reads (the state saved before the first, the lowband it folds
  * from, which the first overwrites where they overlap, then restores) and
- * room for all it writes: its coder writes its own bytes, [ec.offs,
- * ec.storage) of a copy of the real buffer.
+ * room for all it writes. Its coder writes its own buffer, at the real
+ * one's offsets: the range coder never reads its bytes, so they need no
+ * copy in, and where this trial wins only the bytes it wrote are copied
+ * out (the others keep the first trial's, as the reference's buffer does).
  */
 struct theta_trial {
     struct band_ctx ctx; /* ctx.ec is &ec */
@@ -973,7 +975,7 @@ struct theta_trial {
     float w[2];
     int has_lowband, has_lowband_out;
     float X_save[BANDS_MAX_N], Y_save[BANDS_MAX_N]; /* the band's input */
-    float X[BANDS_MAX_N], Y[BANDS_MAX_N];
+    float X[BANDS_MAX_N], Y[BANDS_MAX_N];           /* the helper's copy */
     float lowband[BANDS_MAX_N];
     float lowband_out[BANDS_MAX_N];
     float lowband_scratch[BANDS_MAX_N];
@@ -987,6 +989,9 @@ struct theta_trial {
 static void theta_trial_round_up(void *job)
 {
     struct theta_trial *t = job;
+    /* Copied here, so that the input crosses from Encode's cache once. */
+    memcpy(t->X, t->X_save, (size_t)t->N * sizeof(*t->X));
+    memcpy(t->Y, t->Y_save, (size_t)t->N * sizeof(*t->Y));
     t->cm = quant_band_stereo(&t->ctx, t->X, t->Y, t->N, t->b, t->B,
                               t->has_lowband ? t->lowband : NULL, t->LM,
                               t->has_lowband_out ? t->lowband_out : NULL,
@@ -1174,21 +1179,21 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
         } else {
             if (Y != NULL) {
                 if (theta_rdo && i < intensity && lane != NULL &&
-                    i < m->effEBands) {
+                    i < m->effEBands && ct_celt_theta_lane_has_helper(lane)) {
                     /* The search split (ct): the second trial on the lane,
                        posted before the first runs here on the real
                        state; then the reference's decision, and the
                        second's result copied in where it wins. */
                     struct theta_trial *t = &trial;
                     unsigned char *buf = ec->buf;
-                    uint32_t offs0 = ec->offs, storage = ec->storage;
+                    uint32_t offs0 = ec->offs, end_offs0 = ec->end_offs;
+                    uint32_t storage = ec->storage;
                     float dist0;
                     unsigned cm;
                     compute_channel_weights(bandE[i], bandE[i + m->nbEBands], t->w);
                     cm = x_cm | y_cm;
                     t->ec = *ec;
                     t->ec.buf = t->bytes;
-                    memcpy(t->bytes + offs0, buf + offs0, storage - offs0);
                     t->ctx = ctx;
                     t->ctx.ec = &t->ec;
                     t->ctx.theta_round = 1;
@@ -1199,8 +1204,6 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                     t->fill = cm;
                     memcpy(t->X_save, X, (size_t)N * sizeof(*X));
                     memcpy(t->Y_save, Y, (size_t)N * sizeof(*Y));
-                    memcpy(t->X, X, (size_t)N * sizeof(*X));
-                    memcpy(t->Y, Y, (size_t)N * sizeof(*Y));
                     t->has_lowband = effective_lowband != -1;
                     if (t->has_lowband)
                         memcpy(t->lowband, norm + effective_lowband,
@@ -1223,7 +1226,11 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                         x_cm = t->cm;
                         *ec = t->ec;
                         ec->buf = buf;
-                        memcpy(buf + offs0, t->bytes + offs0, storage - offs0);
+                        /* its range coder's bytes and its raw bits' */
+                        memcpy(buf + offs0, t->bytes + offs0, ec->offs - offs0);
+                        memcpy(buf + storage - ec->end_offs,
+                               t->bytes + storage - ec->end_offs,
+                               ec->end_offs - end_offs0);
                         ctx = t->ctx;
                         ctx.ec = ec;
                         memcpy(X, t->X, (size_t)N * sizeof(*X));
