@@ -110,9 +110,15 @@
 /* The Theta node is on by default from this many workers, for streams with
  * a stereo stream at complexity 8 or more (the theta search's condition).
  * It holds a worker for all of Encode's time, which on fewer workers the
- * Analysis and Signal nodes need: soundtrack_warzone_48k_stereo.wav, 2
- * workers on this project's 2-core machine, bench/opus_stages: see
- * THETA_HELPER_FIGURES in docs/opus.md ("The frame ring"). */
+ * other nodes need: bench/opus_stages on soundtrack_warzone_48k_stereo.wav,
+ * 2 workers (2 cores), median of 3 runs of 3: Encode 142.9 -> 139.8
+ * us/frame (about 7.7 trials a frame, 91% on the helper), but the wall
+ * 147.7 -> 224.1 us/frame, since Analysis and Signal (about 86 us/frame)
+ * wait for the worker the helper holds. With them inline (Encode alone
+ * beside the helper) Encode gains about 12 us/frame (221 -> 209, within
+ * the noise). From 4 workers Encode and the helper leave 2 workers for
+ * Input, Analysis and Signal (about 116 us/frame of Encode's 124-143);
+ * 3 could not be measured on 2 cores. */
 #define THETA_HELPER_MIN_THREADS 4
 
 /* The per-frame record: one slot of the ring. Each field is written by
