@@ -97,9 +97,7 @@ static const config quick_configs[] = {
 };
 
 /* --theta: forced as they are, not rotated */
-static const config theta_configs[] = {
-    {2, 0, T}, {3, 0, T}, {4, 0, T}, {1, 2, T},
-};
+static const config theta_configs[] = {{2, 0, T}, {3, 0, T}, {4, 0, T}, {1, 2, T}};
 /* --theta: the settings and clips (the theta search: stereo, complexity 8
  * or more; CELT-only and Hybrid) */
 static const char *const theta_flags[] = {
@@ -423,8 +421,8 @@ static void run_case(matrix *m, input *in, int i)
     for (int c = 0; c < m->num_configs; c++) {
         const config *cf = &m->configs[c];
         const int packets = c == packets_config;
-        const unsigned force = m->rotate ? rotated_force(cf->force, i)
-                                         : cf->force;
+        const unsigned force =
+            m->rotate ? rotated_force(cf->force, i) : cf->force;
         output got = {0};
         const int trace = (c + i) % 3 == 1;
         uint64_t frames;
