@@ -97,7 +97,8 @@ static const config quick_configs[] = {
 };
 
 /* --theta: forced as they are, not rotated */
-static const config theta_configs[] = {{2, 0, T}, {3, 0, T}, {4, 0, T}, {1, 2, T}};
+static const config theta_configs[] = {
+    {2, 0, T}, {3, 0, T}, {4, 0, T}, {1, 2, T}};
 /* --theta: the settings and clips (the theta search: stereo, complexity 8
  * or more; CELT-only and Hybrid) */
 static const char *const theta_flags[] = {
