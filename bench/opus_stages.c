@@ -21,9 +21,13 @@
  *               encoder would take the sequential path, which has no nodes
  *               (the nodes then run one after the other at each frame's
  *               push: the decomposition alone)
- *   --force     resample-inline, analysis-inline, signal-inline or
- *               signal-wrong (ct_opus_graph_force; may be given more than
- *               once)
+ *   --force     resample-inline, analysis-inline, signal-inline,
+ *               signal-wrong or theta-helper (ct_opus_graph_force; may be
+ *               given more than once). With the Theta node (the helper of
+ *               CELT's theta trials, beside Encode), its row counts all its
+ *               time as busy, its waits for Encode's trials included (it
+ *               holds a worker), and a line says how many trials it ran and
+ *               how many Encode took back
  *   --generate  SECONDS of a generated signal (a slow sine sweep, tones
  *               and noise under slow envelopes), made block by block, at
  *               --rate R Hz (default 48000), 32-bit float stereo
@@ -288,6 +292,8 @@ typedef struct run {
     uint64_t frames;
     /* the Signal node's take-overs per kind: computed, needed, taken */
     uint64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
+    /* the theta trials: run by the Theta node, taken back by Encode */
+    uint64_t theta_helper, theta_taken_back;
 } run;
 
 /* Takes every page the encoder has ready. Returns CT_OK or a CT_E* code. */
@@ -347,6 +353,8 @@ static int encode(ct_pool *pool, const ct_opus_settings *settings,
             ct_opus_graph_hits(graph, (ct_opus_graph_hit_kind)k,
                                &out->hits[k][0], &out->hits[k][1],
                                &out->hits[k][2]);
+        ct_opus_graph_theta_trials(graph, &out->theta_helper,
+                                   &out->theta_taken_back);
     } else
         fprintf(stderr, "encoding failed: %s\n",
                 ct_opus_encoder_error(encoder));
@@ -417,7 +425,7 @@ static int usage(const char *name)
     fprintf(stderr,
             "usage: %s [--threads N] [--reps N] [--ring N] "
             "[--force resample-inline|analysis-inline|signal-inline|"
-            "signal-wrong]\n"
+            "signal-wrong|theta-helper]\n"
             "       (FILE.wav | --generate SECONDS [--rate R]) "
             "[opusenc flags]\n",
             name);
@@ -452,6 +460,8 @@ int main(int argc, char **argv)
                 force |= CT_OPUS_GRAPH_SIGNAL_INLINE;
             else if (strcmp(value, "signal-wrong") == 0)
                 force |= CT_OPUS_GRAPH_SIGNAL_WRONG;
+            else if (strcmp(value, "theta-helper") == 0)
+                force |= CT_OPUS_GRAPH_THETA_HELPER;
             else
                 return usage(argv[0]);
         } else {
@@ -512,14 +522,15 @@ int main(int argc, char **argv)
     for (int a = i; a < argc; ++a)
         printf(" %s", argv[a]);
     const uint64_t frames = runs[reps - 1].frames;
-    printf(": %llu frames of %g ms, %d workers, ring %zu%s%s%s%s, median of %d "
-           "runs\n",
+    printf(": %llu frames of %g ms, %d workers, ring %zu%s%s%s%s%s, median of "
+           "%d runs\n",
            (unsigned long long)frames, settings.frame_size / 48.0, workers,
            ct_opus_graph_ring_for(pool, settings.frames_in_flight),
            force & CT_OPUS_GRAPH_RESAMPLE_INLINE ? ", resample inline" : "",
            force & CT_OPUS_GRAPH_ANALYSIS_INLINE ? ", analysis inline" : "",
            force & CT_OPUS_GRAPH_SIGNAL_INLINE ? ", signal inline" : "",
-           force & CT_OPUS_GRAPH_SIGNAL_WRONG ? ", signal wrong" : "", reps);
+           force & CT_OPUS_GRAPH_SIGNAL_WRONG ? ", signal wrong" : "",
+           force & CT_OPUS_GRAPH_THETA_HELPER ? ", theta helper" : "", reps);
     if (alone)
         printf("  one worker: no ring in the encoder (the sequential path); "
                "frames_in_flight %d on one thread instead, so that the nodes "
@@ -545,18 +556,22 @@ int main(int argc, char **argv)
     for (int n = 0; n < CT_OPUS_NUM_NODES; ++n) {
         const ct_opus_graph_node node = (ct_opus_graph_node)n;
         const int serial = ct_opus_graph_node_serial(node);
+        const int companion = ct_opus_graph_node_companion(node);
         char kind[16];
         /* "×" is two bytes in one column: the padding by hand */
-        if (serial)
+        if (companion)
+            snprintf(kind, sizeof(kind), "beside");
+        else if (serial)
             snprintf(kind, sizeof(kind), "serial");
         else
             snprintf(kind, sizeof(kind), "\u00d7%d", workers);
-        const int width = (int)strlen(kind) - (serial ? 0 : 1);
+        const int width = (int)strlen(kind) - (serial || companion ? 0 : 1);
         const double t = total_node[n];
         printf("  %-10s %s%*s %9.1f %6.1f%% %9.1f\n",
                ct_opus_graph_node_name(node), kind, 7 - width, "", 1e3 * t,
                total > 0 ? 100.0 * t / total : 0, t * per_frame);
-        if (serial && (busiest < 0 || t > total_node[busiest]))
+        /* a companion runs beside its partner: it paces nothing itself */
+        if (serial && !companion && (busiest < 0 || t > total_node[busiest]))
             busiest = n;
     }
     for (int r = 0; r < reps; ++r)
@@ -578,6 +593,18 @@ int main(int argc, char **argv)
                (unsigned long long)h[0], (unsigned long long)h[1],
                (unsigned long long)h[2],
                h[1] > 0 ? 100.0 * (double)h[2] / (double)h[1] : 0);
+    }
+    const run *last = &runs[reps - 1];
+    const uint64_t trials = last->theta_helper + last->theta_taken_back;
+    if (trials > 0 || (force & CT_OPUS_GRAPH_THETA_HELPER)) {
+        printf("  theta trials: %llu, %llu run by the Theta node (%.1f%%), "
+               "%llu taken back by Encode (its Theta row: busy includes "
+               "waiting for trials)\n",
+               (unsigned long long)trials,
+               (unsigned long long)last->theta_helper,
+               trials > 0 ? 100.0 * (double)last->theta_helper / (double)trials
+                          : 0,
+               (unsigned long long)last->theta_taken_back);
     }
     if (gen != NULL) {
         for (int r = 0; r < reps; ++r)

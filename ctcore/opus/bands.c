@@ -993,6 +993,49 @@ static unsigned quant_band_stereo(struct band_ctx *ctx, float *X, float *Y,
     return cm;
 }
 
+/*
+ * The round-up half of the theta search, split off (ct): a job on the
+ * theta trial lane, with copies of everything the reference's second
+ * trial reads (the state saved before the first, the lowband it folds
+ * from, which the first overwrites where they overlap, then restores) and
+ * room for all it writes. Its coder writes its own buffer, at the real
+ * one's offsets: the range coder never reads its bytes, so they need no
+ * copy in, and where this trial wins only the bytes it wrote are copied
+ * out (the others keep the first trial's, as the reference's buffer does).
+ */
+struct theta_trial {
+    struct band_ctx ctx; /* ctx.ec is &ec */
+    ct_ec_enc ec;        /* ec.buf is bytes */
+    int N, b, B, LM;
+    unsigned fill;
+    float w[2];
+    int has_lowband, has_lowband_out;
+    float X_save[BANDS_MAX_N], Y_save[BANDS_MAX_N]; /* the band's input */
+    float X[BANDS_MAX_N], Y[BANDS_MAX_N];           /* the helper's copy */
+    float lowband[BANDS_MAX_N];
+    float lowband_out[BANDS_MAX_N];
+    float lowband_scratch[BANDS_MAX_N];
+    unsigned char bytes[BANDS_MAX_BYTES];
+    /* The results: the collapse mask, dist1 */
+    unsigned cm;
+    float dist;
+};
+
+/* The reference's second trial and its dist1, on the job's copies. */
+static void theta_trial_round_up(void *job)
+{
+    struct theta_trial *t = job;
+    /* Copied here, so that the input crosses from Encode's cache once. */
+    memcpy(t->X, t->X_save, (size_t)t->N * sizeof(*t->X));
+    memcpy(t->Y, t->Y_save, (size_t)t->N * sizeof(*t->Y));
+    t->cm = quant_band_stereo(&t->ctx, t->X, t->Y, t->N, t->b, t->B,
+                              t->has_lowband ? t->lowband : NULL, t->LM,
+                              t->has_lowband_out ? t->lowband_out : NULL,
+                              t->lowband_scratch, t->fill);
+    t->dist = t->w[0] * t->ctx.dsp->inner_prod(t->X_save, t->X, t->N) +
+              t->w[1] * t->ctx.dsp->inner_prod(t->Y_save, t->Y, t->N);
+}
+
 static void special_hybrid_folding(const ct_celt_mode *m, float *norm,
                                    float *norm2, int start, int M,
                                    int dual_stereo)
@@ -1016,7 +1059,8 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              int *tf_res, int32_t total_bits, int32_t balance,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
-                             const ct_opus_dsp *dsp, int disable_inv)
+                             const ct_opus_dsp *dsp, int disable_inv,
+                             ct_celt_theta_lane *lane)
 {
     int i;
     int32_t remaining_bits;
@@ -1029,6 +1073,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
     float X_save2[BANDS_MAX_N];
     float Y_save2[BANDS_MAX_N];
     float norm_save2[BANDS_MAX_N];
+    struct theta_trial trial;
     float *lowband_scratch;
     int B;
     int M;
@@ -1067,6 +1112,9 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
     ctx.theta_round = 0;
     /* Avoid injecting noise in the first band on transients. */
     ctx.avoid_split_noise = B > 1;
+    /* The helper, where asleep, wakes while the first bands are coded. */
+    if (lane != NULL && theta_rdo)
+        ct_celt_theta_lane_wake(lane);
     for (i = start; i < end; i++) {
         int32_t tell;
         int b;
@@ -1166,7 +1214,68 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                               lowband_scratch, y_cm);
         } else {
             if (Y != NULL) {
-                if (theta_rdo && i < intensity) {
+                if (theta_rdo && i < intensity && lane != NULL &&
+                    i < m->effEBands && ct_celt_theta_lane_has_helper(lane)) {
+                    /* The search split (ct): the second trial on the lane,
+                       posted before the first runs here on the real
+                       state; then the reference's decision, and the
+                       second's result copied in where it wins. */
+                    struct theta_trial *t = &trial;
+                    unsigned char *buf = ec->buf;
+                    uint32_t offs0 = ec->offs, end_offs0 = ec->end_offs;
+                    uint32_t storage = ec->storage;
+                    float dist0;
+                    unsigned cm;
+                    compute_channel_weights(bandE[i], bandE[i + m->nbEBands], t->w);
+                    cm = x_cm | y_cm;
+                    t->ec = *ec;
+                    t->ec.buf = t->bytes;
+                    t->ctx = ctx;
+                    t->ctx.ec = &t->ec;
+                    t->ctx.theta_round = 1;
+                    t->N = N;
+                    t->b = b;
+                    t->B = B;
+                    t->LM = LM;
+                    t->fill = cm;
+                    memcpy(t->X_save, X, (size_t)N * sizeof(*X));
+                    memcpy(t->Y_save, Y, (size_t)N * sizeof(*Y));
+                    t->has_lowband = effective_lowband != -1;
+                    if (t->has_lowband)
+                        memcpy(t->lowband, norm + effective_lowband,
+                               (size_t)N * sizeof(*norm));
+                    t->has_lowband_out = !last;
+                    ct_celt_theta_lane_post(lane, theta_trial_round_up, t);
+
+                    /* Encode and round down. */
+                    ctx.theta_round = -1;
+                    x_cm = quant_band_stereo(
+                        &ctx, X, Y, N, b, B,
+                        effective_lowband != -1 ? norm + effective_lowband : NULL, LM,
+                        last ? NULL : norm + M * eBands[i] - norm_offset, lowband_scratch, cm);
+                    dist0 = t->w[0] * dsp->inner_prod(t->X_save, X, N) +
+                            t->w[1] * dsp->inner_prod(t->Y_save, Y, N);
+
+                    ct_celt_theta_lane_complete(lane);
+                    if (!(dist0 >= t->dist)) {
+                        /* The reference keeps the second result. */
+                        x_cm = t->cm;
+                        *ec = t->ec;
+                        ec->buf = buf;
+                        /* its range coder's bytes and its raw bits' */
+                        memcpy(buf + offs0, t->bytes + offs0, ec->offs - offs0);
+                        memcpy(buf + storage - ec->end_offs,
+                               t->bytes + storage - ec->end_offs,
+                               ec->end_offs - end_offs0);
+                        ctx = t->ctx;
+                        ctx.ec = ec;
+                        memcpy(X, t->X, (size_t)N * sizeof(*X));
+                        memcpy(Y, t->Y, (size_t)N * sizeof(*Y));
+                        if (!last)
+                            memcpy(norm + M * eBands[i] - norm_offset, t->lowband_out,
+                                   (size_t)N * sizeof(*norm));
+                    }
+                } else if (theta_rdo && i < intensity) {
                     ct_ec_enc ec_save, ec_save2;
                     struct band_ctx ctx_save, ctx_save2;
                     float dist0, dist1;

@@ -22,6 +22,7 @@
 #include "dsp.h"
 #include "mode.h"
 #include "range_enc.h"
+#include "theta_trial.h"
 
 /* The spreading decisions (celt/bands.h, same tokens) */
 #define SPREAD_NONE       (0)
@@ -69,7 +70,10 @@ void ct_celt_haar1(float *X, int N0, int stride);
 /* Codes bands start..end-1 of X_ (and Y_ for stereo, else NULL) into ec:
  * collapse_masks[i * C + c] gets each band's collapse mask, *seed the
  * folding noise generator's state. With theta_rdo (stereo, !dual_stereo,
- * complexity >= 8) X_ and Y_ end up as the quantised spectrum. */
+ * complexity >= 8) X_ and Y_ end up as the quantised spectrum. With a
+ * lane (ct; NULL: the reference's control flow), each band's theta
+ * search posts its round-up trial to the lane's helper and runs the
+ * round-down one itself: the same bytes. */
 void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              float *X_, float *Y_, unsigned char *collapse_masks,
                              const float *bandE, int *pulses, int shortBlocks,
@@ -77,6 +81,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              int *tf_res, int32_t total_bits, int32_t balance,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
-                             const ct_opus_dsp *dsp, int disable_inv);
+                             const ct_opus_dsp *dsp, int disable_inv,
+                             ct_celt_theta_lane *lane);
 
 #endif

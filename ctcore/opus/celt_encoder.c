@@ -995,7 +995,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         pulses, shortBlocks, st->spread_decision, dual_stereo, st->intensity,
         tf_res, nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv,
         balance, enc, LM, codedBands, &st->rng, st->complexity, &st->dsp,
-        st->disable_inv);
+        st->disable_inv, st->theta_lane);
 
     /* ---- coding: anti-collapse, energy finalisation, next frame's state ----
      */

@@ -118,6 +118,9 @@ typedef struct ct_celt_encoder {
      * computed ahead for this frame, taken over where its inputs match;
      * NULL (the sequential path): computed here */
     struct ct_celt_signal_frame *signal_offer;
+    /* The frame ring's helper (ct, theta_trial.h): the theta search's
+     * round-up trials go to it; NULL (the sequential path): run here */
+    struct ct_celt_theta_lane *theta_lane;
 
     /* Everything from rng on is cleared by ct_celt_encoder_reset. */
     uint32_t rng;

@@ -58,9 +58,9 @@ int ct_opus_graph_drain(ct_opus_graph *graph);
  * pages between its writes). Returns a CT_OPE_* code. */
 int ct_opus_graph_collect(ct_opus_graph *graph);
 
-/* Tests: the optional nodes forced off, whatever the rules choose; before
- * a stream's first samples, and for every later stream. Never changes the
- * bytes. */
+/* Tests: the optional nodes forced off (or the Theta helper on), whatever
+ * the rules choose; before a stream's first samples, and for every later
+ * stream. Never changes the bytes. */
 enum {
     /* the caller's thread resamples, through the stream's resampler */
     CT_OPUS_GRAPH_RESAMPLE_INLINE = 1 << 0,
@@ -73,6 +73,9 @@ enum {
     /* the Signal node perturbs what it assumes, so that every take-over
      * misses (Encode computes everything, the bytes stay the same) */
     CT_OPUS_GRAPH_SIGNAL_WRONG = 1 << 3,
+    /* the Theta node beside Encode, whatever the thread count and the
+     * streams' channels */
+    CT_OPUS_GRAPH_THETA_HELPER = 1 << 4,
 };
 void ct_opus_graph_force(ct_opus_graph *graph, unsigned flags);
 
@@ -84,12 +87,16 @@ typedef enum ct_opus_graph_node {
     CT_OPUS_NODE_ANALYSIS, /* serial */
     CT_OPUS_NODE_SIGNAL,   /* serial */
     CT_OPUS_NODE_ENCODE,   /* serial */
+    CT_OPUS_NODE_THETA,    /* beside Encode (a companion), where on */
     CT_OPUS_NUM_NODES
 } ct_opus_graph_node;
 
 const char *ct_opus_graph_node_name(ct_opus_graph_node node);
 /* Whether the node takes the frames one at a time in order. */
 bool ct_opus_graph_node_serial(ct_opus_graph_node node);
+/* Whether the node runs beside another one (Theta, beside Encode): it
+ * paces nothing by itself. */
+bool ct_opus_graph_node_companion(ct_opus_graph_node node);
 
 /*
  * A trace for bench/opus_stages: with `on`, from now on each node adds its
@@ -125,5 +132,12 @@ typedef enum ct_opus_graph_hit_kind {
 void ct_opus_graph_hits(const ct_opus_graph *graph, ct_opus_graph_hit_kind kind,
                         uint64_t *computed, uint64_t *needed, uint64_t *taken);
 const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind);
+
+/* Since the stream's start: the theta trials the Theta node ran, and those
+ * Encode posted and took back (the node had not taken them yet); zeros
+ * without the node. Either pointer may be NULL; while no frame is in
+ * flight. */
+void ct_opus_graph_theta_trials(const ct_opus_graph *graph, uint64_t *helper,
+                                uint64_t *taken_back);
 
 #endif

@@ -771,6 +771,14 @@ void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
             offers != NULL && s < n ? &offers[s] : NULL;
 }
 
+void ct_opus_ms_offer_theta_lane(ct_opus_ms_encoder *st,
+                                 struct ct_celt_theta_lane *lane)
+{
+    int s;
+    for (s = 0; s < st->layout.nb_streams; s++)
+        st->streams[s].celt_enc.theta_lane = lane;
+}
+
 /* The ctls */
 
 int ct_opus_ms_encoder_set_bitrate(ct_opus_ms_encoder *st, int32_t value)

@@ -30,6 +30,10 @@ typedef struct slot_state {
     uint64_t frame;
     int next_stage;     /* the first stage not done; n_stages once finished */
     size_t next_ready;  /* the next slot on its stage's ready list */
+    /* At a serial stage with a companion: whether the companion's task is
+     * queued (or ran), and how many of the pair are done (0..2). */
+    bool companion_queued;
+    int pair_done;
 } slot_state;
 
 typedef struct stage_state {
@@ -117,6 +121,12 @@ static bool may_start(const ct_pipeline *p, int stage, uint64_t frame)
     return st->kind == CT_PIPELINE_PARALLEL || st->next_frame == frame;
 }
 
+static bool has_companion(const ct_pipeline *p, int stage)
+{
+    return stage + 1 < p->n_stages &&
+           p->stages[stage + 1].kind == CT_PIPELINE_COMPANION;
+}
+
 /* Puts the frame in `slot` on `stage`'s ready list, in frame order: frames
  * mostly come in order, so this appends. */
 static void make_ready(ct_pipeline *p, int stage, size_t slot)
@@ -140,12 +150,22 @@ static void make_ready(ct_pipeline *p, int stage, size_t slot)
     p->n_ready++;
 }
 
-/* The most urgent ready task: the latest stage, its oldest frame. */
+/* The most urgent ready task: the latest stage, its oldest frame; but a
+ * companion never before its partner's task for the same frame, so that
+ * the partner always runs (a companion waits for it) and, on one thread,
+ * runs first. */
 static task take_ready(ct_pipeline *p)
 {
     int stage = p->n_stages - 1;
     while (p->stages[stage].first_ready == NO_SLOT)
         stage--;
+    if (p->stages[stage].kind == CT_PIPELINE_COMPANION) {
+        const stage_state *partner = &p->stages[stage - 1];
+        if (partner->first_ready != NO_SLOT &&
+            p->slots[partner->first_ready].frame <=
+                p->slots[p->stages[stage].first_ready].frame)
+            stage--;
+    }
     stage_state *st = &p->stages[stage];
     const size_t slot = st->first_ready;
     st->first_ready = p->slots[slot].next_ready;
@@ -163,23 +183,53 @@ static void drop_ready(ct_pipeline *p)
     p->n_ready = 0;
 }
 
-/* Admits frame next_push; returns how many tasks became ready (0 or 1). */
+/*
+ * The companion of serial stage `stage - 1` for `frame`, queued if it may
+ * start: the frame waits at the partner, the partner's task for it is
+ * queued (or ran), and the companion is done with the frame before.
+ */
+static void ready_companion(ct_pipeline *p, int stage, uint64_t frame)
+{
+    if (frame >= p->next_push)
+        return;
+    slot_state *s = slot_of_frame(p, frame);
+    if (s->next_stage == stage - 1 && !s->companion_queued &&
+        p->stages[stage - 1].next_frame >= frame &&
+        p->stages[stage].next_frame == frame) {
+        s->companion_queued = true;
+        make_ready(p, stage, slot_index(p, frame));
+    }
+}
+
+/* make_ready(), and the stage's companion with it. */
+static void make_stage_ready(ct_pipeline *p, int stage, size_t slot)
+{
+    make_ready(p, stage, slot);
+    if (has_companion(p, stage))
+        ready_companion(p, stage + 1, p->slots[slot].frame);
+}
+
+/* Admits frame next_push; returns how many tasks became ready (0..2). */
 static int admit_frame(ct_pipeline *p)
 {
     const uint64_t frame = p->next_push++;
     slot_state *s = slot_of_frame(p, frame);
     s->frame = frame;
     s->next_stage = 0;
+    s->companion_queued = false;
+    s->pair_done = 0;
     if (!may_start(p, 0, frame))
         return 0;
-    make_ready(p, 0, slot_index(p, frame));
-    return 1;
+    const size_t n_ready_before = p->n_ready;
+    make_stage_ready(p, 0, slot_index(p, frame));
+    return (int)(p->n_ready - n_ready_before);
 }
 
 /*
  * Records that `t` returned `rc` and releases what waited for it: the same
- * serial stage for the next frame, the next stage for this frame. Returns
- * how many tasks became ready (0..2).
+ * serial stage (or companion) for the next frame, the next stage for this
+ * frame once it and its pair are done. Returns how many tasks became ready
+ * (0..4).
  */
 static int finish_task(ct_pipeline *p, task t, int rc)
 {
@@ -199,15 +249,28 @@ static int finish_task(ct_pipeline *p, task t, int rc)
             /* Its previous stage done, the next frame may be waiting. */
             slot_state *next = slot_of_frame(p, t.frame + 1);
             if (next->next_stage == t.stage)
-                make_ready(p, t.stage, slot_index(p, t.frame + 1));
+                make_stage_ready(p, t.stage, slot_index(p, t.frame + 1));
         }
+    } else if (st->kind == CT_PIPELINE_COMPANION) {
+        st->next_frame = t.frame + 1;
+        ready_companion(p, t.stage, t.frame + 1);
     }
     slot_state *s = &p->slots[t.slot];
-    s->next_stage = t.stage + 1;
+    /* A pair (a serial stage and its companion) is done with the frame
+     * when both are. */
+    const bool in_pair =
+        st->kind == CT_PIPELINE_COMPANION || has_companion(p, t.stage);
+    if (in_pair && ++s->pair_done < 2)
+        return (int)(p->n_ready - n_ready_before);
+    const int pair_end =
+        in_pair && st->kind != CT_PIPELINE_COMPANION ? t.stage + 1 : t.stage;
+    s->pair_done = 0;
+    s->companion_queued = false;
+    s->next_stage = pair_end + 1;
     if (s->next_stage == p->n_stages)
         p->finished++;
     else if (may_start(p, s->next_stage, t.frame))
-        make_ready(p, s->next_stage, t.slot);
+        make_stage_ready(p, s->next_stage, t.slot);
     return (int)(p->n_ready - n_ready_before);
 }
 
@@ -367,7 +430,10 @@ ct_pipeline *ct_pipeline_new(ct_pool *pool, const ct_pipeline_stage *stages,
     for (int stage = 0; stage < n_stages; stage++)
         if (stages[stage].fn == NULL ||
             (stages[stage].kind != CT_PIPELINE_SERIAL &&
-             stages[stage].kind != CT_PIPELINE_PARALLEL))
+             stages[stage].kind != CT_PIPELINE_PARALLEL &&
+             stages[stage].kind != CT_PIPELINE_COMPANION) ||
+            (stages[stage].kind == CT_PIPELINE_COMPANION &&
+             (stage == 0 || stages[stage - 1].kind != CT_PIPELINE_SERIAL)))
             return NULL;
 
     ct_pipeline *p = calloc(1, sizeof(*p));

@@ -3,8 +3,9 @@
  * needs from the runtime. Each frame passes the same stages in order; a
  * serial stage takes the frames one at a time in frame order (it may carry
  * state from one frame to the next), a parallel stage takes any number of
- * them at once. The MP3 encoder runs Dispatch (serial), Prepare (parallel),
- * Resolve (serial), Search (parallel), Encode (serial) this way.
+ * them at once; a companion stage runs beside a serial one (below). The
+ * MP3 encoder runs Dispatch (serial), Prepare (parallel), Resolve
+ * (serial), Search (parallel), Encode (serial) this way.
  *
  * The ring: frames are numbered by their push, from 0 (since
  * ct_pipeline_new() or the last ct_pipeline_reset()), and frame f occupies
@@ -63,9 +64,26 @@
 typedef struct ct_pipeline ct_pipeline;
 
 typedef enum ct_pipeline_kind {
-    CT_PIPELINE_SERIAL,   /* one frame at a time, in frame order */
-    CT_PIPELINE_PARALLEL, /* any frames at once, in any order */
+    CT_PIPELINE_SERIAL,    /* one frame at a time, in frame order */
+    CT_PIPELINE_PARALLEL,  /* any frames at once, in any order */
+    CT_PIPELINE_COMPANION, /* beside the serial stage before it: below */
 } ct_pipeline_kind;
+
+/*
+ * A companion stage runs beside its partner, the serial stage just before
+ * it (it may not be the first stage nor follow a parallel one or another
+ * companion), for the partner to hand work to while it runs: its task for
+ * frame f is queued at the same moment as the partner's for frame f, so
+ * that two workers run them at once, and never taken before the partner's
+ * (a companion may wait for its partner, which then always runs). It is
+ * serial in itself: frame f's task is queued only once frame f-1's is
+ * done, so where the last one ran late it starts after its partner's task.
+ * The frame goes on to the stage after the companion once both are done.
+ * On a NULL pool or a pool of one worker it runs after its partner on the
+ * same thread: it must then find nothing to do and return. Its errors
+ * stop the pipeline like any stage's. It holds a worker for as long as it
+ * runs: it should return when its partner's task for the frame is done.
+ */
 
 /*
  * One stage of one frame: the frame's number and its slot. `worker` is in

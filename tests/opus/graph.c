@@ -19,11 +19,16 @@
  * middle of a first stream and encodes the case again, and one writes
  * packets (CT_OPUS_OUTPUT_PACKETS) to compare with the sequential path's.
  *
- * usage: opus_graph [--quick] [--filter TEXT] CORPUS_DIR
+ * usage: opus_graph [--quick | --theta] [--filter TEXT] CORPUS_DIR
  * --quick: a small matrix (what `meson test` runs, and under
  *          ThreadSanitizer without the corpus): the synthetic WAVs, and
  *          where the corpus is, the first 10 s of three clips under a few
  *          settings and a 5.1 WAV, on fewer configurations.
+ * --theta: the Theta node (CELT's theta trials on a helper) forced on at
+ *          2, 3 and 4 threads and on one, without rotation, for the first
+ *          10 s of the stereo clips at complexity 10 and 8 and at 24 kb/s
+ *          (Hybrid); the helper must have run some of the trials. Without
+ *          the corpus (77, skipped), unless with --quick.
  * Exits 0 when all are identical, 1 on any difference, 77 (skipped) when
  * CORPUS_DIR is absent (not with --quick, which runs without it).
  *
@@ -54,11 +59,12 @@ enum {
     RA = R | A,
     S = CT_OPUS_GRAPH_SIGNAL_INLINE,
     W = CT_OPUS_GRAPH_SIGNAL_WRONG,
+    T = CT_OPUS_GRAPH_THETA_HELPER,
 };
 
 /* The forced nodes a case's runs rotate through: a configuration's own
  * (one of the first four) moved on by the case's number. */
-static const unsigned force_rotation[] = {0, R, A, RA, S, W | R};
+static const unsigned force_rotation[] = {0, R, A, RA, S, W | R, T};
 #define NUM_FORCES (sizeof(force_rotation) / sizeof(force_rotation[0]))
 
 static unsigned rotated_force(unsigned own, int i)
@@ -89,6 +95,25 @@ static const config quick_configs[] = {
     {1, 2, R}, {2, 0, 0}, {2, 128, A}, {3, 2, RA},
     {4, 1, R}, {7, 0, A}, {0, 1, RA},
 };
+
+/* --theta: forced as they are, not rotated */
+static const config theta_configs[] = {
+    {2, 0, T}, {3, 0, T}, {4, 0, T}, {1, 2, T}};
+/* --theta: the settings and clips (the theta search: stereo, complexity 8
+ * or more; CELT-only and Hybrid) */
+static const char *const theta_flags[] = {
+    "--comp 10",
+    "--comp 8",
+    "--bitrate 24",
+};
+static const char *const theta_clips[] = {
+    "metal_muldjord_44k1_stereo.wav",
+    "soundtrack_warzone_48k_stereo.wav",
+};
+
+/* The theta trials of the runs with the Theta node forced on: run by the
+ * helper, taken back by Encode. */
+static uint64_t theta_helper_trials, theta_taken_back;
 
 /* --quick: the settings for the corpus excerpts (default, the fastest
  * CELT, the shortest and longest frames, SILK, Hybrid), the clips and the
@@ -329,6 +354,12 @@ static int encode(ct_pool *pool, int ring, unsigned force, int trace,
                 r = CT_ESTATE;
             }
         }
+        if (force & T) {
+            uint64_t helper, taken_back;
+            ct_opus_graph_theta_trials(graph, &helper, &taken_back);
+            theta_helper_trials += helper;
+            theta_taken_back += taken_back;
+        }
     }
     ct_opus_encoder_free(enc);
     return r;
@@ -345,12 +376,15 @@ typedef struct matrix {
                   out: a filtered run repeats the full one's runs */
     int cases, failures;
     const char *filter;
+    int rotate; /* the configurations' forced nodes rotate with the case */
 } matrix;
 
 static const char *force_name(unsigned force)
 {
     static const char *const names[] = {"none", "resample", "analysis",
                                         "resample+analysis"};
+    if (force & T)
+        return force == T ? "theta helper on" : "theta helper on and more";
     if (force & S)
         return "signal";
     if (force & W)
@@ -388,7 +422,8 @@ static void run_case(matrix *m, input *in, int i)
     for (int c = 0; c < m->num_configs; c++) {
         const config *cf = &m->configs[c];
         const int packets = c == packets_config;
-        const unsigned force = rotated_force(cf->force, i);
+        const unsigned force =
+            m->rotate ? rotated_force(cf->force, i) : cf->force;
         output got = {0};
         const int trace = (c + i) % 3 == 1;
         uint64_t frames;
@@ -494,6 +529,29 @@ static int list_corpus(const char *corpus, char **names)
     return count;
 }
 
+/* --theta: the stereo clips' excerpts under the theta settings. */
+static void run_theta(matrix *m, const char *corpus)
+{
+    char path[4200], label[300];
+
+    for (size_t k = 0; k < COUNT(theta_clips); k++) {
+        opus_wav wav;
+        snprintf(path, sizeof(path), "%s/%s", corpus, theta_clips[k]);
+        if (read_input(path, &wav, 0) < 0) {
+            printf("FAIL %s: unreadable\n", path);
+            m->failures++;
+            continue;
+        }
+        if (wav.frames > (long)QUICK_SECONDS * wav.rate)
+            wav.frames = (long)QUICK_SECONDS * wav.rate;
+        snprintf(label, sizeof(label), "%s (%d s)", theta_clips[k],
+                 QUICK_SECONDS);
+        for (size_t f = 0; f < COUNT(theta_flags); f++)
+            run_wav(m, label, &wav, theta_flags[f]);
+        opus_wav_free(&wav);
+    }
+}
+
 static void run_corpus(matrix *m, const char *corpus, int quick)
 {
     char *names[MAX_CLIPS], path[4200];
@@ -571,20 +629,25 @@ int main(int argc, char **argv)
     matrix m;
     const char *corpus = NULL;
     char tmp[] = "/tmp/ct_opus_graph_XXXXXX";
-    int quick = 0, total = 0, identical = 0;
+    int quick = 0, theta = 0, total = 0, identical = 0;
     double t0;
 
     memset(&m, 0, sizeof(m));
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--theta"))
+            theta = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
             m.filter = argv[++i];
         else
             corpus = argv[i];
     }
-    m.configs = quick ? quick_configs : configs;
-    m.num_configs = quick ? (int)COUNT(quick_configs) : (int)COUNT(configs);
+    m.configs = theta ? theta_configs : quick ? quick_configs : configs;
+    m.num_configs = theta   ? (int)COUNT(theta_configs)
+                    : quick ? (int)COUNT(quick_configs)
+                            : (int)COUNT(configs);
+    m.rotate = !theta;
     if (corpus) {
         DIR *dir = opendir(corpus);
         if (dir)
@@ -592,7 +655,7 @@ int main(int argc, char **argv)
         else
             corpus = NULL;
     }
-    if (!corpus && !quick) {
+    if (!corpus && (theta || !quick)) {
         printf("SKIP: no corpus directory given or found\n");
         return EXIT_SKIP;
     }
@@ -611,9 +674,12 @@ int main(int argc, char **argv)
     }
     t0 = ct_clock_seconds();
 
-    if (corpus)
+    if (theta)
+        run_theta(&m, corpus);
+    else if (corpus)
         run_corpus(&m, corpus, quick);
-    run_written(&m, corpus, quick, tmp);
+    if (!theta)
+        run_written(&m, corpus, quick, tmp);
     rmdir(tmp);
 
     for (int c = 0; c < m.num_configs; c++) {
@@ -626,6 +692,14 @@ int main(int argc, char **argv)
     }
     printf("%d cases, %d of %d identical (%.1f s)\n", m.cases, identical, total,
            ct_clock_seconds() - t0);
+    printf("theta trials with the helper forced on: %llu run by the helper, "
+           "%llu taken back by Encode\n",
+           (unsigned long long)theta_helper_trials,
+           (unsigned long long)theta_taken_back);
+    if (theta && theta_helper_trials == 0) {
+        printf("FAIL: the helper ran no theta trial\n");
+        m.failures++;
+    }
     for (int t = 0; t <= MAX_THREADS; t++)
         ct_pool_unref(m.pools[t]);
     return m.failures == 0 && identical == total && total > 0 ? 0 : 1;

@@ -6,7 +6,8 @@
  * once; the ring never holds more than its slots (push says CT_EAGAIN);
  * drain, reset and errors work at any point and leave the pipeline
  * reusable; later stages go first; a serial stage waiting for its
- * predecessor holds no worker; pipelines and stages share pools. Slot data
+ * predecessor holds no worker; a companion stage runs beside its partner
+ * and never before it; pipelines and stages share pools. Slot data
  * is plain memory, so ThreadSanitizer checks the order the pipeline
  * promises. Prints the overhead per frame. Exits 0 when every check
  * passes, 1 otherwise.
@@ -836,6 +837,188 @@ static void test_create_destroy(void)
         ct_pool_unref(pools[i]);
 }
 
+/*
+ * A companion beside its partner: stages Serial, Partner (serial),
+ * Companion, Serial. The partner of frame f marks itself started, waits a
+ * while for the companion to start (where a worker is free it does), then
+ * closes the frame; the companion waits for its frame's close, as a
+ * helper serves its partner until the frame's end. The last stage checks
+ * both are done.
+ */
+#define COMPANION_FRAMES 200
+/* A partner's wait for its companion: long, it only bounds a failure. */
+#define COMPANION_WAIT_SECONDS 5.0
+
+typedef struct companion_run {
+    const char *context;
+    bool inline_path;    /* a NULL pool or one worker */
+    uint64_t fail_frame; /* the companion returns CT_EUNSUPPORTED there */
+    atomic_uint_fast64_t partner_started; /* frames whose partner started */
+    atomic_uint_fast64_t closed;          /* frames whose partner is done */
+    atomic_uint_fast64_t companion_started;
+    atomic_uint_fast64_t companion_next; /* the next frame it should get */
+    atomic_uint_fast64_t concurrent;     /* frames where both ran at once */
+    uint64_t *companion_done;            /* per slot: frame + 1, plain memory */
+    uint64_t last_done;                  /* the last stage's frames */
+} companion_run;
+
+static int companion_first(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    (void)ctx;
+    (void)slot;
+    (void)frame;
+    (void)worker;
+    return CT_OK;
+}
+
+static int companion_partner(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    (void)slot;
+    (void)worker;
+    companion_run *run = ctx;
+    atomic_store(&run->partner_started, frame + 1);
+    if (!run->inline_path) {
+        const double deadline = ct_clock_seconds() + COMPANION_WAIT_SECONDS;
+        while (atomic_load(&run->companion_started) < frame + 1 &&
+               ct_clock_seconds() < deadline)
+            sched_yield();
+        if (atomic_load(&run->companion_started) >= frame + 1)
+            atomic_fetch_add(&run->concurrent, 1);
+    }
+    atomic_store(&run->closed, frame + 1);
+    return CT_OK;
+}
+
+static int companion_helper(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    (void)worker;
+    companion_run *run = ctx;
+    check(atomic_load(&run->companion_next) == frame,
+          "%s: the companion got frame %llu, expected %llu", run->context,
+          (unsigned long long)frame,
+          (unsigned long long)atomic_load(&run->companion_next));
+    atomic_store(&run->companion_next, frame + 1);
+    if (run->inline_path)
+        check(atomic_load(&run->closed) >= frame + 1,
+              "%s: inline, the companion of frame %llu ran before its "
+              "partner was done",
+              run->context, (unsigned long long)frame);
+    atomic_store(&run->companion_started, frame + 1);
+    /* Its partner was taken first: it runs (or ran) on another worker. */
+    const double deadline = ct_clock_seconds() + DEADLINE_SECONDS;
+    while (atomic_load(&run->closed) < frame + 1 &&
+           ct_clock_seconds() < deadline)
+        sched_yield();
+    check(atomic_load(&run->closed) >= frame + 1,
+          "%s: the partner of frame %llu never ran", run->context,
+          (unsigned long long)frame);
+    run->companion_done[slot] = frame + 1;
+    return frame == run->fail_frame ? CT_EUNSUPPORTED : CT_OK;
+}
+
+static int companion_last(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    (void)worker;
+    companion_run *run = ctx;
+    check(atomic_load(&run->closed) >= frame + 1 &&
+              run->companion_done[slot] == frame + 1,
+          "%s: frame %llu left its pair before both were done", run->context,
+          (unsigned long long)frame);
+    check(run->last_done == frame, "%s: the last stage got frame %llu",
+          run->context, (unsigned long long)frame);
+    run->last_done = frame + 1;
+    return CT_OK;
+}
+
+/* Pushes COMPANION_FRAMES frames and drains; returns the pipeline's code. */
+static int companion_stream(ct_pipeline *p)
+{
+    uint64_t pushed = 0;
+    int rc = CT_OK;
+    while (rc == CT_OK && pushed < COMPANION_FRAMES) {
+        rc = ct_pipeline_push(p);
+        if (rc == CT_OK) {
+            pushed++;
+        } else if (rc == CT_EAGAIN) {
+            rc = ct_pipeline_peek(p, true, NULL, NULL);
+            if (rc == CT_OK)
+                rc = ct_pipeline_pop(p);
+        }
+    }
+    if (rc == CT_OK)
+        rc = ct_pipeline_drain(p);
+    while (rc == CT_OK && ct_pipeline_in_flight(p) > 0)
+        rc = ct_pipeline_pop(p);
+    return rc;
+}
+
+/* The pipeline reset (frames from 0), the next stream failing at
+ * fail_frame. */
+static void companion_restart(ct_pipeline *p, companion_run *run,
+                              uint64_t fail_frame)
+{
+    ct_pipeline_reset(p);
+    run->fail_frame = fail_frame;
+    atomic_store(&run->partner_started, 0);
+    atomic_store(&run->closed, 0);
+    atomic_store(&run->companion_started, 0);
+    atomic_store(&run->companion_next, 0);
+    atomic_store(&run->concurrent, 0);
+    run->last_done = 0;
+}
+
+static void test_companion(ct_pool *pool, const char *pool_name)
+{
+    const ct_pipeline_stage stages[] = {
+        {companion_first, CT_PIPELINE_PARALLEL},
+        {companion_partner, CT_PIPELINE_SERIAL},
+        {companion_helper, CT_PIPELINE_COMPANION},
+        {companion_last, CT_PIPELINE_SERIAL},
+    };
+    char context[64];
+    snprintf(context, sizeof(context), "%s, companion", pool_name);
+    companion_run run = {.context = context, .inline_path = runs_inline(pool)};
+    const size_t slot_count = ct_pipeline_ring_size(pool);
+    run.companion_done = checked_calloc(slot_count, sizeof(uint64_t));
+    ct_pipeline *p = ct_pipeline_new(pool, stages, 4, slot_count, &run);
+    if (!check(p != NULL, "%s: ct_pipeline_new failed", context)) {
+        free(run.companion_done);
+        return;
+    }
+
+    companion_restart(p, &run, NO_FRAME);
+    check(companion_stream(p) == CT_OK, "%s: the stream failed", context);
+    check(run.last_done == COMPANION_FRAMES,
+          "%s: %llu of %d frames came through", context,
+          (unsigned long long)run.last_done, COMPANION_FRAMES);
+    /* Every frame: the partner waits for its companion, and a worker is
+     * always free before long (the caller waits too). */
+    if (!run.inline_path)
+        check(atomic_load(&run.concurrent) == COMPANION_FRAMES,
+              "%s: the companion ran beside its partner in %llu of %d "
+              "frames",
+              context, (unsigned long long)atomic_load(&run.concurrent),
+              COMPANION_FRAMES);
+
+    /* A companion's error stops the pipeline; a reset clears it (and
+     * restarts the frames). */
+    companion_restart(p, &run, 37);
+    check(companion_stream(p) == CT_EUNSUPPORTED,
+          "%s: the companion's error did not come out", context);
+    /* The tasks running at the error finish first. */
+    ct_pipeline_reset(p);
+    check(run.last_done <= 37, "%s: frame %llu went on past the error", context,
+          (unsigned long long)run.last_done);
+    companion_restart(p, &run, NO_FRAME);
+    check(companion_stream(p) == CT_OK, "%s: failed after the reset", context);
+    check(run.last_done == COMPANION_FRAMES,
+          "%s: after the reset, %llu of %d frames came through", context,
+          (unsigned long long)run.last_done, COMPANION_FRAMES);
+
+    ct_pipeline_free(p);
+    free(run.companion_done);
+}
+
 static int any_stage(void *ctx, size_t slot, uint64_t frame, int worker)
 {
     (void)ctx;
@@ -852,6 +1035,14 @@ static void test_invalid_arguments(void)
     const ct_pipeline_stage no_fn[] = {{any_stage, CT_PIPELINE_SERIAL},
                                        {NULL, CT_PIPELINE_PARALLEL}};
     const ct_pipeline_stage bad_kind[] = {{any_stage, (ct_pipeline_kind)7}};
+    const ct_pipeline_stage first_companion[] = {
+        {any_stage, CT_PIPELINE_COMPANION}, {any_stage, CT_PIPELINE_SERIAL}};
+    const ct_pipeline_stage parallel_partner[] = {
+        {any_stage, CT_PIPELINE_PARALLEL}, {any_stage, CT_PIPELINE_COMPANION}};
+    const ct_pipeline_stage two_companions[] = {
+        {any_stage, CT_PIPELINE_SERIAL},
+        {any_stage, CT_PIPELINE_COMPANION},
+        {any_stage, CT_PIPELINE_COMPANION}};
     check(ct_pipeline_new(NULL, NULL, 1, 16, NULL) == NULL,
           "no stages is not NULL");
     check(ct_pipeline_new(NULL, good, 0, 16, NULL) == NULL,
@@ -862,6 +1053,12 @@ static void test_invalid_arguments(void)
           "a NULL function is not NULL");
     check(ct_pipeline_new(NULL, bad_kind, 1, 16, NULL) == NULL,
           "an unknown kind is not NULL");
+    check(ct_pipeline_new(NULL, first_companion, 2, 16, NULL) == NULL,
+          "a companion as the first stage is not NULL");
+    check(ct_pipeline_new(NULL, parallel_partner, 2, 16, NULL) == NULL,
+          "a companion after a parallel stage is not NULL");
+    check(ct_pipeline_new(NULL, two_companions, 3, 16, NULL) == NULL,
+          "a companion after a companion is not NULL");
     ct_pipeline_free(NULL);
 
     ct_pipeline *one_slot = ct_pipeline_new(NULL, good, 2, 1, NULL);
@@ -960,6 +1157,7 @@ int main(void)
     test_drain(NULL, "NULL pool");
     test_reset_mid_stream(NULL, "NULL pool");
     test_errors(NULL, "NULL pool");
+    test_companion(NULL, "NULL pool");
     for (int threads = 1; threads <= MAX_THREADS; threads++) {
         ct_pool *pool = ct_pool_new(threads);
         if (!check(pool != NULL && ct_pool_threads(pool) == threads,
@@ -974,6 +1172,7 @@ int main(void)
         test_drain(pool, name);
         test_reset_mid_stream(pool, name);
         test_errors(pool, name);
+        test_companion(pool, name);
         ct_pool_unref(pool);
     }
     test_priorities();
