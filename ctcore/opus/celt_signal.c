@@ -13,8 +13,8 @@
 
 #include "bands.h"
 #include "celt_encoder_internal.h"
-#include "energy.h"
 #include "codec.h"
+#include "energy.h"
 #include "mathops.h"
 #include "pitch.h"
 
@@ -80,7 +80,8 @@ static void frontend(ct_celt_signal_call *call,
     ct_celt_amp2Log2(mode, eff_end, end, call->bandE, call->bandLogE, CC);
     ct_celt_normalise_bands(mode, call->mdct_long, call->X, call->bandE,
                             eff_end, CC, 1 << LM);
-    call->hf_sum = ct_celt_spreading_hf_sum(mode, call->X, eff_end, CC, 1 << LM);
+    call->hf_sum =
+        ct_celt_spreading_hf_sum(mode, call->X, eff_end, CC, 1 << LM);
     call->has_hf = 1;
     call->has[CT_CELT_SIGNAL_BANDS] = 1;
     /* nothing synced yet: no rate to assume */
@@ -145,11 +146,10 @@ static int prefilter_step(ct_celt_signal_chain *chain, const float *pitch_buf,
                                      analysis_valid, max_pitch_ratio,
                                      pitch_index, gain, qg, dsp);
     for (c = 0; c < CC; c++)
-        ct_celt_prefilter_comb(in + c * (N + OVERLAP), pre[c],
-                               pf->in_mem + c * OVERLAP,
-                               CT_IMAX(pf->period, MINP), pf->gain, pf->tapset,
-                               *pitch_index, *gain, params->tapset, N, mode,
-                               dsp);
+        ct_celt_prefilter_comb(
+            in + c * (N + OVERLAP), pre[c], pf->in_mem + c * OVERLAP,
+            CT_IMAX(pf->period, MINP), pf->gain, pf->tapset, *pitch_index,
+            *gain, params->tapset, N, mode, dsp);
     pf->period = *pitch_index;
     pf->gain = *gain;
     pf->tapset = params->tapset;
@@ -422,9 +422,9 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
         int same =
             call->N == N && call->CC == CC && call->has[CT_CELT_SIGNAL_MDCT] &&
             (shortBlocks == 0 || (call->has_short && shortBlocks == N / 120));
-        same = same && memcmp(in, call->in,
-                              (size_t)(CC * (N + OVERLAP)) * sizeof(float)) ==
-                           0;
+        same =
+            same && memcmp(in, call->in,
+                           (size_t)(CC * (N + OVERLAP)) * sizeof(float)) == 0;
         if (same) {
             const float *src = shortBlocks ? call->mdct_short : call->mdct_long;
             memcpy(out, src, (size_t)(CC * N) * sizeof(float));
@@ -450,9 +450,9 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
         const ct_celt_signal_call *call = &rec->calls[k];
         int same = call->N == N && call->CC == CC &&
                    call->has[CT_CELT_SIGNAL_TRANSIENT];
-        same = same && memcmp(in, call->in,
-                              (size_t)(CC * (N + OVERLAP)) * sizeof(float)) ==
-                           0;
+        same =
+            same && memcmp(in, call->in,
+                           (size_t)(CC * (N + OVERLAP)) * sizeof(float)) == 0;
         if (same) {
             *is_transient = call->is_transient;
             *tf_estimate = call->tf_estimate;
@@ -491,22 +491,23 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
            not 0: a gain of 0 (-0 in the filter) times any of the tapset's
            taps (all >= 0) is the same signed zero. The decision does not
            read the tapset; the state's new tapset is Encode's own. */
-        int same = call->N == N && call->CC == CC &&
-                   call->has[CT_CELT_SIGNAL_PREFILTER] &&
-                   old->period == st->prefilter_period &&
-                   memcmp(&old->gain, &st->prefilter_gain, sizeof(float)) == 0 &&
-                   (old->tapset == st->prefilter_tapset || old->gain == 0) &&
-                   (assumed->tapset == params->tapset || call->pf_gain == 0) &&
-                   assumed->enabled == params->enabled &&
-                   assumed->avail_below25 == params->avail_below25 &&
-                   assumed->avail_below35 == params->avail_below35 &&
-                   assumed->loss_rate == params->loss_rate &&
-                   call->pf_analysis_valid == analysis->valid &&
-                   (!analysis->valid ||
-                    memcmp(&call->pf_max_pitch_ratio, &analysis->max_pitch_ratio,
-                           sizeof(float)) == 0) &&
-                   memcmp(old->in_mem, st->in_mem,
-                          (size_t)(CC * OVERLAP) * sizeof(float)) == 0;
+        int same =
+            call->N == N && call->CC == CC &&
+            call->has[CT_CELT_SIGNAL_PREFILTER] &&
+            old->period == st->prefilter_period &&
+            memcmp(&old->gain, &st->prefilter_gain, sizeof(float)) == 0 &&
+            (old->tapset == st->prefilter_tapset || old->gain == 0) &&
+            (assumed->tapset == params->tapset || call->pf_gain == 0) &&
+            assumed->enabled == params->enabled &&
+            assumed->avail_below25 == params->avail_below25 &&
+            assumed->avail_below35 == params->avail_below35 &&
+            assumed->loss_rate == params->loss_rate &&
+            call->pf_analysis_valid == analysis->valid &&
+            (!analysis->valid ||
+             memcmp(&call->pf_max_pitch_ratio, &analysis->max_pitch_ratio,
+                    sizeof(float)) == 0) &&
+            memcmp(old->in_mem, st->in_mem,
+                   (size_t)(CC * OVERLAP) * sizeof(float)) == 0;
         for (c = 0; same && c < CC; c++)
             same = memcmp(pre[c], call->prefilter_mem + c * MAXP,
                           MAXP * sizeof(float)) == 0 &&
@@ -518,7 +519,8 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
             st->prefilter_period = CT_IMAX(st->prefilter_period, MINP);
             memcpy(in, call->in, (size_t)(CC * (N + OVERLAP)) * sizeof(float));
             for (c = 0; c < CC; c++) {
-                memcpy(st->in_mem + c * OVERLAP, call->in + c * (N + OVERLAP) + N,
+                memcpy(st->in_mem + c * OVERLAP,
+                       call->in + c * (N + OVERLAP) + N,
                        OVERLAP * sizeof(float));
                 memmove(prefilter_mem + c * MAXP, prefilter_mem + c * MAXP + N,
                         (size_t)(MAXP - N) * sizeof(float));
@@ -560,21 +562,19 @@ int ct_celt_signal_frame_replay(const ct_celt_signal_state *state,
         params.tapset = chain->tapset_decision;
         read_analysis(chain, &at, N, &valid, &max_pitch_ratio, NULL);
         pitch_index = kept->pitch_index[k];
-        pf_on = ct_celt_prefilter_decide(kept->pitch_buf[k], N, &params,
-                                         pf->period, pf->gain, valid,
-                                         max_pitch_ratio, &pitch_index, &gain,
-                                         &qg, dsp);
+        pf_on = ct_celt_prefilter_decide(
+            kept->pitch_buf[k], N, &params, pf->period, pf->gain, valid,
+            max_pitch_ratio, &pitch_index, &gain, &qg, dsp);
         if (last && k == kept->ncalls - 1) {
             /* in_mem: the comb filter's last samples; the call's E ends
                where the state's next call's prefilter memory does */
             const ct_celt_mode *mode = ct_celt_mode_get();
             float in[960 + OVERLAP];
             for (c = 0; c < CC; c++)
-                ct_celt_prefilter_comb(in, state->hist[c] + EXTRA - N,
-                                       pf->in_mem + c * OVERLAP,
-                                       CT_IMAX(pf->period, MINP), pf->gain,
-                                       pf->tapset, pitch_index, gain,
-                                       params.tapset, N, mode, dsp);
+                ct_celt_prefilter_comb(
+                    in, state->hist[c] + EXTRA - N, pf->in_mem + c * OVERLAP,
+                    CT_IMAX(pf->period, MINP), pf->gain, pf->tapset,
+                    pitch_index, gain, params.tapset, N, mode, dsp);
         }
         pf->period = pitch_index;
         pf->gain = gain;
@@ -634,9 +634,9 @@ void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
 }
 
 /* The call whose long blocks are freq, with its front end computed. */
-static const ct_celt_signal_call *
-frontend_call(ct_celt_signal_frame *rec, int kind, const float *freq, int C,
-              int N)
+static const ct_celt_signal_call *frontend_call(ct_celt_signal_frame *rec,
+                                                int kind, const float *freq,
+                                                int C, int N)
 {
     int k;
     for (k = 0; k < rec->ncalls; k++) {
@@ -659,7 +659,8 @@ int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
     if (shortBlocks)
         return 0;
     call = frontend_call(rec, CT_CELT_SIGNAL_BANDS, freq, C, N);
-    if (!call || call->fe_params.eff_end != effEnd || call->fe_params.end != end)
+    if (!call || call->fe_params.eff_end != effEnd ||
+        call->fe_params.end != end)
         return 0;
     memcpy(bandE, call->bandE, (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float));
     memcpy(bandLogE, call->bandLogE,
@@ -668,9 +669,9 @@ int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
     return 1;
 }
 
-int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec,
-                                  const float *freq, const float *bandE,
-                                  int effEnd, int C, int N, float *X)
+int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec, const float *freq,
+                                  const float *bandE, int effEnd, int C, int N,
+                                  float *X)
 {
     const ct_celt_signal_call *call;
     size_t bins;
@@ -694,10 +695,9 @@ int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
                                  const float *bandLogE, const float *bandLogE2,
                                  const ct_celt_signal_params *params,
                                  int isTransient, int N,
-                                 const ct_analysis_info *analysis,
-                                 int *offsets, int *importance,
-                                 int *spread_weight, float *max_depth,
-                                 int32_t *tot_boost)
+                                 const ct_analysis_info *analysis, int *offsets,
+                                 int *importance, int *spread_weight,
+                                 float *max_depth, int32_t *tot_boost)
 {
     int k;
     if (!rec)
@@ -708,7 +708,8 @@ int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
     for (k = 0; k < rec->ncalls; k++) {
         const ct_celt_signal_call *call = &rec->calls[k];
         const ct_celt_signal_params *a = &call->fe_params;
-        const size_t n = (size_t)(params->C * CT_CELT_NB_EBANDS) * sizeof(float);
+        const size_t n =
+            (size_t)(params->C * CT_CELT_NB_EBANDS) * sizeof(float);
         if (call->N == N && call->CC == params->C &&
             call->has[CT_CELT_SIGNAL_DYNALLOC] && a->end == params->end &&
             a->lsb_depth == params->lsb_depth && a->vbr == params->vbr &&
@@ -734,9 +735,9 @@ int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
 }
 
 int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
-                           int isTransient, int lambda, int N, float tf_estimate,
-                           int tf_chan, const int *importance, int *tf_res,
-                           int *tf_select)
+                           int isTransient, int lambda, int N,
+                           float tf_estimate, int tf_chan,
+                           const int *importance, int *tf_res, int *tf_select)
 {
     int k;
     size_t bins;

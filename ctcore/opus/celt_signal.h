@@ -231,7 +231,8 @@ typedef struct ct_celt_signal_state {
     int channels;
     float hp_mem[4];
     float last_x[CT_CELT_MAX_CHANNELS];
-    float hist[CT_CELT_MAX_CHANNELS][CT_CELT_SIGNAL_EXTRA + CT_CELT_SIGNAL_KEEP +
+    float hist[CT_CELT_MAX_CHANNELS][CT_CELT_SIGNAL_EXTRA +
+                                     CT_CELT_SIGNAL_KEEP +
                                      CT_CELT_SIGNAL_MAX_FRAME];
     /* the chain after the last frame computed */
     ct_celt_signal_chain chain;
@@ -330,23 +331,22 @@ void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
 int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
                               int shortBlocks, int effEnd, int end, int C,
                               int N, float *bandE, float *bandLogE);
-int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec,
-                                  const float *freq, const float *bandE,
-                                  int effEnd, int C, int N, float *X);
+int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec, const float *freq,
+                                  const float *bandE, int effEnd, int C, int N,
+                                  float *X);
 /* dynalloc_analysis with params' end, lsb_depth, vbr, constrained_vbr and
  * effective_bytes (start 0, not LFE, no surround masking) */
 int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
                                  const float *bandLogE, const float *bandLogE2,
                                  const ct_celt_signal_params *params,
                                  int isTransient, int N,
-                                 const ct_analysis_info *analysis,
-                                 int *offsets, int *importance,
-                                 int *spread_weight, float *max_depth,
-                                 int32_t *tot_boost);
+                                 const ct_analysis_info *analysis, int *offsets,
+                                 int *importance, int *spread_weight,
+                                 float *max_depth, int32_t *tot_boost);
 int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
-                           int isTransient, int lambda, int N, float tf_estimate,
-                           int tf_chan, const int *importance, int *tf_res,
-                           int *tf_select);
+                           int isTransient, int lambda, int N,
+                           float tf_estimate, int tf_chan,
+                           const int *importance, int *tf_res, int *tf_select);
 /* run_prefilter (from the comb filter's input pre on, after the pitch
  * search) with st's state and the other inputs given: the results, the
  * comb filter's output in in, and st's in_mem and prefilter_mem (and
