@@ -569,7 +569,7 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     info = start_entry(tonal);
 
     is_silence = ct_opus_is_digital_silence(tonal->inmem, ANALYSIS_BUF_SIZE, 1,
-                                            lsb_depth);
+                                            lsb_depth, ct_opus_maxabs_c);
 
     for (i = 0; i < N2; i++) {
         float w = analysis_window[i];

@@ -1129,6 +1129,15 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
 
         ctx.i = i;
         last = (i == end - 1);
+        /* ct: no theta trial from the intensity band on, and no byte the
+           encoder writes reads the resynthesis: it serves the trials'
+           distortions and the folding of the bands they code (X and the
+           collapse masks are not read after this function), so it stops
+           here */
+        if (resynth && i >= intensity) {
+            resynth = 0;
+            ctx.resynth = 0;
+        }
 
         X = X_ + M * eBands[i];
         if (Y_ != NULL)

@@ -459,9 +459,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
 
     sample_max =
         CT_MAX32(st->overlap_max,
-                 ct_celt_maxabs16(pcm, C * (N - overlap) / st->upsample));
-    st->overlap_max = ct_celt_maxabs16(pcm + C * (N - overlap) / st->upsample,
-                                       C * overlap / st->upsample);
+                 st->dsp.maxabs(pcm, C * (N - overlap) / st->upsample));
+    st->overlap_max = st->dsp.maxabs(pcm + C * (N - overlap) / st->upsample,
+                                     C * overlap / st->upsample);
     sample_max = CT_MAX32(sample_max, st->overlap_max);
     silence = (sample_max <= (float)1 / (1 << st->lsb_depth));
     if (tell == 1)

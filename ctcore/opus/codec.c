@@ -618,12 +618,13 @@ static int32_t compute_equiv_rate(int32_t bitrate, int channels,
 }
 
 int ct_opus_is_digital_silence(const float *pcm, int frame_size, int channels,
-                               int lsb_depth)
+                               int lsb_depth,
+                               float (*maxabs)(const float *x, int len))
 {
     int silence = 0;
     float sample_max = 0;
 
-    sample_max = ct_celt_maxabs16(pcm, frame_size * channels);
+    sample_max = maxabs(pcm, frame_size * channels);
 
     silence = (sample_max <= (float)1 / (1 << lsb_depth));
 
@@ -915,7 +916,7 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
     analysis_info.valid = 0;
     if (analysis_runs(st)) {
         is_silence = ct_opus_is_digital_silence(pcm, frame_size, st->channels,
-                                                lsb_depth);
+                                                lsb_depth, st->dsp->maxabs);
         analysis_read_pos_bak = st->analysis.read_pos;
         analysis_read_subframe_bak = st->analysis.read_subframe;
         if (analysis_pcm == NULL && analysis_view != NULL)

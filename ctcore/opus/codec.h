@@ -195,15 +195,17 @@ float ct_opus_compute_stereo_width(const float *pcm, int frame_size,
                                    int32_t Fs,
                                    ct_opus_stereo_width_state *mem);
 
-/* src/opus_encoder.c is_digital_silence */
 /* src/opus_encoder.c dc_reject (float build): the DC reject of
  * opus_encode_native's pcm_buf; hp_mem[0] and hp_mem[2] carry from call to
  * call (also run ahead by celt_signal.c). */
 void ct_opus_dc_reject(const float *in, int32_t cutoff_Hz, float *out,
                        float *hp_mem, int len, int channels, int32_t Fs);
 
+/* src/opus_encoder.c is_digital_silence, its celt_maxabs16 the one given
+ * (a dsp table's, or ct_opus_maxabs_c) */
 int ct_opus_is_digital_silence(const float *pcm, int frame_size, int channels,
-                               int lsb_depth);
+                               int lsb_depth,
+                               float (*maxabs)(const float *x, int len));
 
 /* The writer half of opus_encode_native's tonality analysis (ct): for a
  * call of ct_opus_encode_native with analysis_pcm as pcm_at gives it

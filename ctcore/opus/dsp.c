@@ -1,18 +1,19 @@
 /*
- * The Opus kernel table (dsp.h) and the C kernels of the pitch analysis
- * and the comb filter: libopus' C code, the arithmetic of a build without
- * SIMD. The table's pvq_search and resampler_inner_product live with their
- * callers (vq.c, resampler.c).
+ * The Opus kernel table (dsp.h) and the C kernels of the pitch analysis,
+ * the comb filter and celt_maxabs16: libopus' C code, the arithmetic of a build
+ * without SIMD. The table's pvq_search and resampler_inner_product live with
+ * their callers (vq.c, resampler.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
- * Ported from libopus 1.3.1 celt/pitch.h, celt/celt.c (BSD-3-Clause,
- * Xiph.Org Foundation and contributors)
+ * Ported from libopus 1.3.1 celt/pitch.h, celt/celt.c, celt/mathops.h
+ * (BSD-3-Clause, Xiph.Org Foundation and contributors)
  */
 #include "opus/dsp.h"
 
 #include <assert.h>
 
 #include "common/cpu.h"
+#include "opus/mathops.h"
 #include "opus/silk/silk.h"
 
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
@@ -23,6 +24,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     dsp->comb_filter_const = ct_opus_comb_filter_const_c;
     dsp->pvq_search = ct_opus_pvq_search_c;
     dsp->resampler_inner_product = ct_opus_resampler_inner_product_c;
+    dsp->maxabs = ct_opus_maxabs_c;
     dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_c;
 #if defined(__x86_64__)
     /* Debian's build presumes SSE and SSE2 and has no wider float
@@ -34,6 +36,8 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
         dsp->comb_filter_const = ct_opus_comb_filter_const_sse;
         dsp->pvq_search = ct_opus_pvq_search_sse2;
         dsp->resampler_inner_product = ct_opus_resampler_inner_product_sse;
+        /* ours, with the C loop's bits */
+        dsp->maxabs = ct_opus_maxabs_sse2;
         /* libopus' run-time choice (arch >= 3) is the CPU's, not a level
          * the caller picks. */
         if (ct_cpu_flags_detected() & CT_CPU_FLAG_SSE41)
@@ -46,7 +50,8 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
 
 /* pitch.h xcorr_kernel_c: four lags at once, the y values rotating
  * through y_0 .. y_3. */
-void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len)
+void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4],
+                            int len)
 {
     int j;
     float y_0, y_1, y_2, y_3;
@@ -108,6 +113,19 @@ void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int le
     }
 }
 
+/* mathops.h celt_maxabs16 */
+float ct_opus_maxabs_c(const float *x, int len)
+{
+    int i;
+    float maxval = 0;
+    float minval = 0;
+    for (i = 0; i < len; i++) {
+        maxval = CT_MAX16(maxval, x[i]);
+        minval = CT_MIN16(minval, x[i]);
+    }
+    return CT_MAX32(maxval, -minval);
+}
+
 /* pitch.h celt_inner_prod_c */
 float ct_opus_inner_prod_c(const float *x, const float *y, int n)
 {
@@ -119,8 +137,8 @@ float ct_opus_inner_prod_c(const float *x, const float *y, int n)
 }
 
 /* pitch.h dual_inner_prod_c */
-void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y02, int n,
-                               float *xy1, float *xy2)
+void ct_opus_dual_inner_prod_c(const float *x, const float *y01,
+                               const float *y02, int n, float *xy1, float *xy2)
 {
     int i;
     float xy01 = 0;
@@ -135,8 +153,8 @@ void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y0
 
 /* celt.c comb_filter_const_c (the float version): the taps x0 .. x4 slide
  * along x[i - t - 2 .. i - t + 2]. */
-void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n, float g10, float g11,
-                                 float g12)
+void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n,
+                                 float g10, float g11, float g12)
 {
     float x0, x1, x2, x3, x4;
     int i;

@@ -37,6 +37,10 @@ typedef struct ct_opus_dsp {
     float (*pvq_search)(float *x, int *iy, int k, int n);
     /* libopusenc resample.c inner_product_single: the filter's dot product */
     float (*resampler_inner_product)(const float *a, const float *b, unsigned len);
+    /* celt/mathops.h celt_maxabs16: max(0, x[i]..., -min(0, x[i]...)) in
+     * the C loop's order. The reference runs the C loop: the SSE2 version
+     * is ours and gives its bits (x86/mathops_sse2.c) */
+    float (*maxabs)(const float *x, int len);
     /* silk/VAD.c silk_VAD_GetSA_Q8: the speech activity of a frame. Not a
      * kernel with a twin: libopus runs silk/x86/VAD_sse4_1.c's version,
      * whose power scaling differs from the C one, on CPUs with SSE4.1 */
@@ -58,6 +62,7 @@ void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n, float g
                                  float g12);
 float ct_opus_pvq_search_c(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_c(const float *a, const float *b, unsigned len);
+float ct_opus_maxabs_c(const float *x, int len);
 
 #if defined(__x86_64__)
 void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int len);
@@ -68,6 +73,7 @@ void ct_opus_comb_filter_const_sse(float *y, const float *x, int t, int n, float
                                    float g12);
 float ct_opus_pvq_search_sse2(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_sse(const float *a, const float *b, unsigned len);
+float ct_opus_maxabs_sse2(const float *x, int len);
 #endif
 
 #endif

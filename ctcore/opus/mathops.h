@@ -135,16 +135,4 @@ static inline float ct_celt_fast_atan2f(float y, float x)
     }
 }
 
-static inline float ct_celt_maxabs16(const float *x, int len)
-{
-    int i;
-    float maxval = 0;
-    float minval = 0;
-    for (i = 0; i < len; i++) {
-        maxval = CT_MAX16(maxval, x[i]);
-        minval = CT_MIN16(minval, x[i]);
-    }
-    return CT_MAX32(maxval, -minval);
-}
-
 #endif

@@ -101,6 +101,18 @@ static float c_inner_prod(const float *x, const float *y, int n)
     return xy;
 }
 
+/* celt/mathops.h celt_maxabs16 (float) */
+static float c_maxabs(const float *x, int len)
+{
+    float maxval = 0;
+    float minval = 0;
+    for (int i = 0; i < len; i++) {
+        maxval = maxval > x[i] ? maxval : x[i];
+        minval = minval < x[i] ? minval : x[i];
+    }
+    return maxval > -minval ? maxval : -minval;
+}
+
 static void c_dual_inner_prod(const float *x, const float *y01,
                               const float *y02, int n, float *xy1, float *xy2)
 {
@@ -618,7 +630,45 @@ static void check_resampler_inner_product(const ct_opus_dsp *ref,
     }
 }
 
-/* One table's six kernels against their models, suffix "" or "_c". ref
+/* The samples of fill(), and the cases where the order of the C loop
+ * shows: all zeros of either sign, NaN and infinities among them. */
+static void fill_maxabs(float *a, int n)
+{
+    const int mode = checkasm_rand_int(0, 5);
+    fill(a, n);
+    if (mode == 0) {
+        for (int i = 0; i < n; i++)
+            a[i] = (checkasm_rand() & 1) ? 0.0f : -0.0f;
+    } else if (mode == 1 && n > 0) {
+        a[checkasm_rand_int(0, n - 1)] = NAN;
+    } else if (mode == 2 && n > 0) {
+        a[checkasm_rand_int(0, n - 1)] =
+            (checkasm_rand() & 1) ? INFINITY : -INFINITY;
+    }
+}
+
+static void check_maxabs(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
+                         const ct_opus_dsp *model, const char *name,
+                         opus_buffers *t)
+{
+    if (!checkasm_check_func(opt->maxabs, ref->maxabs, "%s", name))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int n = it < 32 ? it : checkasm_rand_int(0, 2 * 1920);
+        const int o = checkasm_rand_int(0, 7);
+        fill_maxabs(t->x + o, n);
+        const float a = model->maxabs(t->x + o, n);
+        const float b = opt->maxabs(t->x + o, n);
+        if (checkasm_check_bits("maxabs", &a, &b, sizeof(a), it))
+            break;
+    }
+    if (ref != model) {
+        fill(t->x, 1920);
+        CHECKASM_BENCH(ref->maxabs(t->x, 1920), opt->maxabs(t->x, 1920));
+    }
+}
+
+/* One table's seven kernels against their models, suffix "" or "_c". ref
  * is the pointer twin checkasm_check_func compares with and, unless it is
  * the model itself, the bench's twin. */
 static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
@@ -641,6 +691,9 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     snprintf(name, sizeof(name), "opus_resampler_inner_product%s", suffix);
     check_resampler_inner_product(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "opus_resampler_c" : "opus_resampler");
+    snprintf(name, sizeof(name), "opus_maxabs%s", suffix);
+    check_maxabs(ref, opt, model, name, t);
+    checkasm_report(suffix[0] != '\0' ? "opus_mathops_c" : "opus_mathops");
 }
 
 void checkasm_check_opus(void)
@@ -652,9 +705,14 @@ void checkasm_check_opus(void)
     ct_opus_dsp_init(&c, CT_SIMD_C);
     ct_opus_dsp_init(&opt, simd);
     const ct_opus_dsp c_model = {
-        c_xcorr_kernel,      c_inner_prod, c_dual_inner_prod,
-        c_comb_filter_const, c_pvq_search, c_resampler_inner_product,
-        NULL, /* the VAD: checked on its own, it has no lanes */
+        .xcorr_kernel = c_xcorr_kernel,
+        .inner_prod = c_inner_prod,
+        .dual_inner_prod = c_dual_inner_prod,
+        .comb_filter_const = c_comb_filter_const,
+        .pvq_search = c_pvq_search,
+        .resampler_inner_product = c_resampler_inner_product,
+        .maxabs = c_maxabs,
+        /* the VAD: checked on its own, it has no lanes */
     };
     opus_buffers *t = calloc(1, sizeof(*t));
     if (t == NULL) {
@@ -666,10 +724,16 @@ void checkasm_check_opus(void)
      * with, so each C kernel is tested (once, at the first level). */
     check_table(&c_model, &c, &c_model, "_c", t);
 #if defined(__x86_64__)
+    /* maxabs has no lanes of the reference: its SSE2 version gives the C
+     * loop's bits */
     const ct_opus_dsp lanes_model = {
-        sse_xcorr_kernel,      sse_inner_prod, sse_dual_inner_prod,
-        sse_comb_filter_const, sse_pvq_search, sse_resampler_inner_product,
-        NULL,
+        .xcorr_kernel = sse_xcorr_kernel,
+        .inner_prod = sse_inner_prod,
+        .dual_inner_prod = sse_dual_inner_prod,
+        .comb_filter_const = sse_comb_filter_const,
+        .pvq_search = sse_pvq_search,
+        .resampler_inner_product = sse_resampler_inner_product,
+        .maxabs = c_maxabs,
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif
