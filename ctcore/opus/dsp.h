@@ -45,6 +45,11 @@ typedef struct ct_opus_dsp {
      * kernel with a twin: libopus runs silk/x86/VAD_sse4_1.c's version,
      * whose power scaling differs from the C one, on CPUs with SSE4.1 */
     int (*vad_get_sa_q8)(struct ct_silk_encoder_state *psEncC, const int16_t pIn[]);
+    /* silk/float/warped_autocorrelation_FLP.c: corr[0..order] of the
+     * cascade of allpass sections, in double. The reference runs the C
+     * loop: the AVX2 version is ours and gives its bits */
+    void (*warped_autocorrelation)(float *corr, const float *input, float warping, int length,
+                                   int order);
 } ct_opus_dsp;
 
 /* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic

@@ -113,6 +113,29 @@ static float c_maxabs(const float *x, int len)
     return maxval > -minval ? maxval : -minval;
 }
 
+/* silk/float/warped_autocorrelation_FLP.c */
+static void c_warped_autocorrelation(float *corr, const float *input,
+                                     float warping, int length, int order)
+{
+    double state[24 + 1] = {0};
+    double C[24 + 1] = {0};
+    for (int n = 0; n < length; n++) {
+        double tmp1 = input[n], tmp2;
+        for (int i = 0; i < order; i += 2) {
+            tmp2 = state[i] + warping * (state[i + 1] - tmp1);
+            state[i] = tmp1;
+            C[i] += state[0] * tmp1;
+            tmp1 = state[i + 1] + warping * (state[i + 2] - tmp2);
+            state[i + 1] = tmp2;
+            C[i + 1] += state[0] * tmp2;
+        }
+        state[order] = tmp1;
+        C[order] += state[0] * tmp1;
+    }
+    for (int i = 0; i < order + 1; i++)
+        corr[i] = (float)C[i];
+}
+
 static void c_dual_inner_prod(const float *x, const float *y01,
                               const float *y02, int n, float *xy1, float *xy2)
 {
@@ -668,7 +691,38 @@ static void check_maxabs(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     }
 }
 
-/* One table's seven kernels against their models, suffix "" or "_c". ref
+static void check_warped_autocorrelation(const ct_opus_dsp *ref,
+                                         const ct_opus_dsp *opt,
+                                         const ct_opus_dsp *model,
+                                         const char *name, opus_buffers *t)
+{
+    if (!checkasm_check_func(opt->warped_autocorrelation,
+                             ref->warped_autocorrelation, "%s", name))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        /* noise_shape_analysis_FLP: shapeWinLength (up to 240 at 16 kHz),
+           shapingLPCOrder 12..24, even; warping below 1 */
+        const int length = it < 16 ? it : checkasm_rand_int(0, 240);
+        const int order = 2 * checkasm_rand_int(0, 12);
+        const float warping = checkasm_rand_float(0.0f, 0.99f);
+        fill_maxabs(t->x, length);
+        model->warped_autocorrelation(t->out_ref, t->x, warping, length,
+                                      order);
+        opt->warped_autocorrelation(t->out_opt, t->x, warping, length, order);
+        if (checkasm_check_bits("corr", t->out_ref, t->out_opt,
+                                (size_t)(order + 1) * sizeof(float), it))
+            break;
+    }
+    if (ref != model) {
+        fill(t->x, 240);
+        CHECKASM_BENCH(ref->warped_autocorrelation(t->out_ref, t->x, 0.23f,
+                                                   240, 24),
+                       opt->warped_autocorrelation(t->out_opt, t->x, 0.23f,
+                                                   240, 24));
+    }
+}
+
+/* One table's eight kernels against their models, suffix "" or "_c". ref
  * is the pointer twin checkasm_check_func compares with and, unless it is
  * the model itself, the bench's twin. */
 static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
@@ -694,6 +748,9 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     snprintf(name, sizeof(name), "opus_maxabs%s", suffix);
     check_maxabs(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "opus_mathops_c" : "opus_mathops");
+    snprintf(name, sizeof(name), "silk_warped_autocorrelation%s", suffix);
+    check_warped_autocorrelation(ref, opt, model, name, t);
+    checkasm_report(suffix[0] != '\0' ? "silk_shape_c" : "silk_shape");
 }
 
 void checkasm_check_opus(void)
@@ -712,6 +769,7 @@ void checkasm_check_opus(void)
         .pvq_search = c_pvq_search,
         .resampler_inner_product = c_resampler_inner_product,
         .maxabs = c_maxabs,
+        .warped_autocorrelation = c_warped_autocorrelation,
         /* the VAD: checked on its own, it has no lanes */
     };
     opus_buffers *t = calloc(1, sizeof(*t));
@@ -724,8 +782,8 @@ void checkasm_check_opus(void)
      * with, so each C kernel is tested (once, at the first level). */
     check_table(&c_model, &c, &c_model, "_c", t);
 #if defined(__x86_64__)
-    /* maxabs has no lanes of the reference: its SSE2 version gives the C
-     * loop's bits */
+    /* maxabs and the warped autocorrelation have no lanes of the
+     * reference: our versions give the C loop's bits */
     const ct_opus_dsp lanes_model = {
         .xcorr_kernel = sse_xcorr_kernel,
         .inner_prod = sse_inner_prod,
@@ -734,6 +792,7 @@ void checkasm_check_opus(void)
         .pvq_search = sse_pvq_search,
         .resampler_inner_product = sse_resampler_inner_product,
         .maxabs = c_maxabs,
+        .warped_autocorrelation = c_warped_autocorrelation,
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif

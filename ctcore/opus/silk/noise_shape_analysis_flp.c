@@ -237,9 +237,9 @@ void ct_silk_noise_shape_analysis_FLP(ct_silk_encoder_state_FLP *psEnc,
 
         if (psEnc->sCmn.warping_Q16 > 0) {
             /* Calculate warped auto correlation */
-            ct_silk_warped_autocorrelation_FLP(auto_corr, x_windowed, warping,
-                                               psEnc->sCmn.shapeWinLength,
-                                               psEnc->sCmn.shapingLPCOrder);
+            psEnc->sCmn.dsp->warped_autocorrelation(
+                auto_corr, x_windowed, warping, psEnc->sCmn.shapeWinLength,
+                psEnc->sCmn.shapingLPCOrder);
         } else {
             /* Calculate regular auto correlation */
             ct_silk_autocorrelation_FLP(auto_corr, x_windowed,

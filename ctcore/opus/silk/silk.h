@@ -393,6 +393,12 @@ void ct_silk_warped_autocorrelation_FLP(
     const int order      /* I Correlation order (even) */
 );
 
+/* ours: ct_silk_warped_autocorrelation_FLP's bits with AVX2 (the cells of a
+ * diagonal at once), x86/warped_autocorrelation_avx2.c */
+void ct_silk_warped_autocorrelation_FLP_avx2(float *corr, const float *input,
+                                             const float warping,
+                                             const int length, const int order);
+
 /* silk/float/LTP_scale_ctrl_FLP.c -> ltp_scale_ctrl_flp.c */
 void ct_silk_LTP_scale_ctrl_FLP(
     ct_silk_encoder_state_FLP *psEnc,       /* I/O Encoder state FLP */
