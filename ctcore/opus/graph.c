@@ -929,10 +929,10 @@ static int append_input(ct_opus_graph *g, const float *pcm, int64_t n)
 {
     const size_t ch = (size_t)g->channels;
     if (g->re) {
+        /* the ring's index of the first sample, then one on */
+        int64_t index = (g->filt_len - 1 + g->taken) % g->in_len;
         int64_t i;
         for (i = 0; i < n; i++) {
-            int64_t t = g->filt_len - 1 + g->taken + i;
-            int64_t index = t % g->in_len;
             size_t c;
             for (c = 0; c < ch; c++) {
                 float v = pcm[(size_t)i * ch + c];
@@ -940,6 +940,8 @@ static int append_input(ct_opus_graph *g, const float *pcm, int64_t n)
                 if (index < g->filt_len - 1)
                     g->in_ring[c * g->in_stride + (size_t)(g->in_len + index)] = v;
             }
+            if (++index == g->in_len)
+                index = 0;
         }
         g->taken += n;
         g->counted = ct_resampler_outputs(g->re, g->taken);
