@@ -234,12 +234,14 @@ void ct_celt_preemphasis(const float *restrict pcmp, float *restrict inp, int N,
 
     /* Fast path for the normal 48kHz case and no clipping */
     if (coef[1] == 0 && upsample == 1 && !clip) {
-        for (i = 0; i < N; i++) {
-            float x;
-            x = pcmp[CC * i] * CT_CELT_SIG_SCALE;
-            /* Apply pre-emphasis */
-            inp[i] = x - m;
-            m = (float)coef0 * (float)x;
+        /* ct: m is coef0 times the sample before, so each sample's sum
+           reads only the input (and the loop vectorises) */
+        if (N > 0) {
+            inp[0] = pcmp[0] * CT_CELT_SIG_SCALE - m;
+            for (i = 1; i < N; i++)
+                inp[i] = pcmp[CC * i] * CT_CELT_SIG_SCALE -
+                         (float)coef0 * (pcmp[CC * (i - 1)] * CT_CELT_SIG_SCALE);
+            m = (float)coef0 * (pcmp[CC * (N - 1)] * CT_CELT_SIG_SCALE);
         }
         *mem = m;
         return;

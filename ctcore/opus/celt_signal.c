@@ -199,13 +199,14 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
             perturb(&rec->dc_hp[i][0]);
     /* E: celt_preemphasis' fast path on the scaled samples */
     for (c = 0; c < CC; c++) {
-        float m = (float)coef0 * (float)state->last_x[c];
         float *e = state->hist[c] + EXTRA + KEEP;
-        for (i = 0; i < frame_size; i++) {
-            float v = dc[CC * i + c] * CT_CELT_SIG_SCALE;
-            e[i] = v - m;
-            m = (float)coef0 * (float)v;
-        }
+        /* m, coef0 times the sample before, from the input alone */
+        if (frame_size > 0)
+            e[0] = dc[c] * CT_CELT_SIG_SCALE -
+                   (float)coef0 * (float)state->last_x[c];
+        for (i = 1; i < frame_size; i++)
+            e[i] = dc[CC * i + c] * CT_CELT_SIG_SCALE -
+                   (float)coef0 * (dc[CC * (i - 1) + c] * CT_CELT_SIG_SCALE);
         state->last_x[c] =
             frame_size > 0 ? dc[CC * (frame_size - 1) + c] * CT_CELT_SIG_SCALE
                            : state->last_x[c];

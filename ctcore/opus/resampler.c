@@ -542,20 +542,23 @@ void ct_resampler_block(const ct_resampler *st, const float *ext_ring, size_t ri
                         int64_t first, int count, float *out, int out_stride)
 {
     const int N = st->filt_len;
-    int64_t last_sample = ct_resampler_input_start(st, first);
+    /* the ring's index of last_sample, kept by the walk's steps (each
+       shorter than the ring) */
+    size_t index = (size_t)(ct_resampler_input_start(st, first) % (int64_t)ring_len);
     uint32_t samp_frac_num = (uint32_t)(first * st->num_rate % st->den_rate);
     int i;
 
     for (i = 0; i < count; i++) {
         const float *sinct = &st->sinc_table[samp_frac_num * N];
-        const float *iptr = &ext_ring[last_sample % (int64_t)ring_len];
-        out[out_stride * i] = st->dsp->resampler_inner_product(sinct, iptr, N);
-        last_sample += st->int_advance;
+        out[out_stride * i] = st->dsp->resampler_inner_product(sinct, &ext_ring[index], N);
+        index += st->int_advance;
         samp_frac_num += st->frac_advance;
         if (samp_frac_num >= st->den_rate) {
             samp_frac_num -= st->den_rate;
-            last_sample++;
+            index++;
         }
+        if (index >= ring_len)
+            index -= ring_len;
     }
 }
 
