@@ -19,6 +19,7 @@
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
 {
     dsp->xcorr_kernel = ct_opus_xcorr_kernel_c;
+    dsp->xcorr_kernel8 = ct_opus_xcorr_kernel8_c;
     dsp->inner_prod = ct_opus_inner_prod_c;
     dsp->dual_inner_prod = ct_opus_dual_inner_prod_c;
     dsp->comb_filter_const = ct_opus_comb_filter_const_c;
@@ -32,6 +33,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
      * kernels: every level above C gets the SSE versions. */
     if (simd != CT_SIMD_C) {
         dsp->xcorr_kernel = ct_opus_xcorr_kernel_sse;
+        dsp->xcorr_kernel8 = ct_opus_xcorr_kernel8_sse;
         dsp->inner_prod = ct_opus_inner_prod_sse;
         dsp->dual_inner_prod = ct_opus_dual_inner_prod_sse;
         dsp->comb_filter_const = ct_opus_comb_filter_const_sse;
@@ -46,7 +48,8 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     }
     if (simd == CT_SIMD_AVX2 &&
         (ct_cpu_flags_detected() & CT_CPU_FLAG_AVX2)) {
-        /* ours, with the C loop's bits */
+        /* ours, with the SSE kernel's and the C loop's bits */
+        dsp->xcorr_kernel8 = ct_opus_xcorr_kernel8_avx2;
         dsp->warped_autocorrelation = ct_silk_warped_autocorrelation_FLP_avx2;
     }
 #else
@@ -117,6 +120,14 @@ void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4],
         sum[2] = sum[2] + tmp * y_0;
         sum[3] = sum[3] + tmp * y_1;
     }
+}
+
+/* ct: two four-lag kernels */
+void ct_opus_xcorr_kernel8_c(const float *x, const float *y, float sum[8],
+                             int len)
+{
+    ct_opus_xcorr_kernel_c(x, y, sum, len);
+    ct_opus_xcorr_kernel_c(x, y + 4, sum + 4, len);
 }
 
 /* mathops.h celt_maxabs16 */

@@ -23,6 +23,9 @@ typedef struct ct_opus_dsp {
     /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
      * x[j] * y[j + k], k = 0..3 (len >= 3) */
     void (*xcorr_kernel)(const float *x, const float *y, float sum[4], int len);
+    /* eight lags: xcorr_kernel's sum[0..3] for y and sum[4..7] for y + 4
+     * (the AVX2 version is ours, with the SSE kernel's bits) */
+    void (*xcorr_kernel8)(const float *x, const float *y, float sum[8], int len);
     /* celt/pitch.h celt_inner_prod: sum of x[i] * y[i], i < n */
     float (*inner_prod)(const float *x, const float *y, int n);
     /* celt/pitch.h dual_inner_prod: *xy1 = x . y01, *xy2 = x . y02 */
@@ -60,6 +63,7 @@ typedef struct ct_opus_dsp {
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd);
 
 void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len);
+void ct_opus_xcorr_kernel8_c(const float *x, const float *y, float sum[8], int len);
 float ct_opus_inner_prod_c(const float *x, const float *y, int n);
 void ct_opus_dual_inner_prod_c(const float *x, const float *y01, const float *y02, int n,
                                float *xy1, float *xy2);
@@ -71,6 +75,8 @@ float ct_opus_maxabs_c(const float *x, int len);
 
 #if defined(__x86_64__)
 void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int len);
+void ct_opus_xcorr_kernel8_sse(const float *x, const float *y, float sum[8], int len);
+void ct_opus_xcorr_kernel8_avx2(const float *x, const float *y, float sum[8], int len);
 float ct_opus_inner_prod_sse(const float *x, const float *y, int n);
 void ct_opus_dual_inner_prod_sse(const float *x, const float *y01, const float *y02, int n,
                                  float *xy1, float *xy2);

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "opus/lpc.h"
 
@@ -138,13 +139,19 @@ void ct_celt_pitch_downsample(float *x[], float *x_lp, int len, int C, const ct_
 }
 
 /* The unrolled version (libopus' default): four lags per xcorr_kernel,
- * the max_pitch % 4 last ones by inner_prod. */
+ * the max_pitch % 4 last ones by inner_prod; eight lags per xcorr_kernel8
+ * while they last, the same sums (ct). */
 void ct_celt_pitch_xcorr(const float *_x, const float *_y, float *xcorr, int len, int max_pitch,
                          const ct_opus_dsp *dsp)
 {
     int i;
     assert(max_pitch > 0);
-    for (i = 0; i < max_pitch - 3; i += 4) {
+    for (i = 0; i < max_pitch - 7; i += 8) {
+        float sum[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        dsp->xcorr_kernel8(_x, _y + i, sum, len);
+        memcpy(xcorr + i, sum, sizeof(sum));
+    }
+    for (; i < max_pitch - 3; i += 4) {
         float sum[4] = {0, 0, 0, 0};
         dsp->xcorr_kernel(_x, _y + i, sum, len);
         xcorr[i] = sum[0];

@@ -93,6 +93,13 @@ static void c_xcorr_kernel(const float *x, const float *y, float sum[4],
             sum[k] = sum[k] + x[j] * y[j + k];
 }
 
+static void c_xcorr_kernel8(const float *x, const float *y, float sum[8],
+                            int len)
+{
+    c_xcorr_kernel(x, y, sum, len);
+    c_xcorr_kernel(x, y + 4, sum + 4, len);
+}
+
 static float c_inner_prod(const float *x, const float *y, int n)
 {
     float xy = 0;
@@ -266,6 +273,13 @@ static void sse_xcorr_kernel(const float *x, const float *y, float sum[4],
         }
     for (int k = 0; k < 4; k++)
         sum[k] = s1[k] + s2[k];
+}
+
+static void sse_xcorr_kernel8(const float *x, const float *y, float sum[8],
+                              int len)
+{
+    sse_xcorr_kernel(x, y, sum, len);
+    sse_xcorr_kernel(x, y + 4, sum + 4, len);
 }
 
 static float sse_inner_prod(const float *x, const float *y, int n)
@@ -474,6 +488,37 @@ static void check_xcorr_kernel(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
         fill(t->y, 264);
         CHECKASM_BENCH(ref->xcorr_kernel(t->x, t->y, s, 240),
                        opt->xcorr_kernel(t->x, t->y, s, 240));
+    }
+}
+
+static void check_xcorr_kernel8(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
+                                const ct_opus_dsp *model, const char *name,
+                                opus_buffers *t)
+{
+    if (!checkasm_check_func(opt->xcorr_kernel8, ref->xcorr_kernel8, "%s",
+                             name))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const int len = it < 32 ? 3 + it : checkasm_rand_int(3, 1024);
+        const int ox = checkasm_rand_int(0, 7), oy = checkasm_rand_int(0, 7);
+        fill(t->x, len + 8);
+        fill(t->y, len + 16);
+        float a[8], b[8];
+        for (int k = 0; k < 8; k++)
+            a[k] =
+                (checkasm_rand() & 1) ? 0.0f : checkasm_rand_float(-1e6f, 1e6f);
+        memcpy(b, a, sizeof(b));
+        model->xcorr_kernel8(t->x + ox, t->y + oy, a, len);
+        opt->xcorr_kernel8(t->x + ox, t->y + oy, b, len);
+        if (checkasm_check_bits("sum", a, b, sizeof(a), it))
+            break;
+    }
+    if (ref != model) {
+        float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        fill(t->x, 256);
+        fill(t->y, 264);
+        CHECKASM_BENCH(ref->xcorr_kernel8(t->x, t->y, s, 240),
+                       opt->xcorr_kernel8(t->x, t->y, s, 240));
     }
 }
 
@@ -722,7 +767,7 @@ static void check_warped_autocorrelation(const ct_opus_dsp *ref,
     }
 }
 
-/* One table's eight kernels against their models, suffix "" or "_c". ref
+/* One table's nine kernels against their models, suffix "" or "_c". ref
  * is the pointer twin checkasm_check_func compares with and, unless it is
  * the model itself, the bench's twin. */
 static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
@@ -732,6 +777,8 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     char name[64];
     snprintf(name, sizeof(name), "opus_xcorr_kernel%s", suffix);
     check_xcorr_kernel(ref, opt, model, name, t);
+    snprintf(name, sizeof(name), "opus_xcorr_kernel8%s", suffix);
+    check_xcorr_kernel8(ref, opt, model, name, t);
     snprintf(name, sizeof(name), "opus_inner_prod%s", suffix);
     check_inner_prod(ref, opt, model, name, t);
     snprintf(name, sizeof(name), "opus_dual_inner_prod%s", suffix);
@@ -763,6 +810,7 @@ void checkasm_check_opus(void)
     ct_opus_dsp_init(&opt, simd);
     const ct_opus_dsp c_model = {
         .xcorr_kernel = c_xcorr_kernel,
+        .xcorr_kernel8 = c_xcorr_kernel8,
         .inner_prod = c_inner_prod,
         .dual_inner_prod = c_dual_inner_prod,
         .comb_filter_const = c_comb_filter_const,
@@ -786,6 +834,7 @@ void checkasm_check_opus(void)
      * reference: our versions give the C loop's bits */
     const ct_opus_dsp lanes_model = {
         .xcorr_kernel = sse_xcorr_kernel,
+        .xcorr_kernel8 = sse_xcorr_kernel8,
         .inner_prod = sse_inner_prod,
         .dual_inner_prod = sse_dual_inner_prod,
         .comb_filter_const = sse_comb_filter_const,

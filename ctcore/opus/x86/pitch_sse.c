@@ -44,6 +44,13 @@ void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int 
     _mm_storeu_ps(sum, _mm_add_ps(xsum1, xsum2));
 }
 
+/* ct: two four-lag kernels */
+void ct_opus_xcorr_kernel8_sse(const float *x, const float *y, float sum[8], int len)
+{
+    ct_opus_xcorr_kernel_sse(x, y, sum, len);
+    ct_opus_xcorr_kernel_sse(x, y + 4, sum + 4, len);
+}
+
 void ct_opus_dual_inner_prod_sse(const float *x, const float *y01, const float *y02, int n,
                                  float *xy1, float *xy2)
 {
