@@ -11,6 +11,7 @@
 #include "mlp.h"
 
 #include <math.h>
+#include <stddef.h>
 
 /* tanh(0.04 i), i = 0..200 */
 /* clang-format off */
@@ -89,13 +90,18 @@ static inline float sigmoid_approx(float x)
     return .5f + .5f * tansig_approx(.5f * x);
 }
 
-static void gemm_accum(float *out, const int8_t *weights, int rows, int cols,
-                       int col_stride, const float *x)
+/* ct: the columns outside, so that each out[i] adds its terms in the
+ * reference's order and the rows of a column vectorise */
+static void gemm_accum(float *restrict out, const int8_t *restrict weights,
+                       int rows, int cols, int col_stride,
+                       const float *restrict x)
 {
     int i, j;
-    for (i = 0; i < rows; i++) {
-        for (j = 0; j < cols; j++)
-            out[i] += weights[j * col_stride + i] * x[j];
+    for (j = 0; j < cols; j++) {
+        const int8_t *column = weights + (size_t)j * (size_t)col_stride;
+        const float xj = x[j];
+        for (i = 0; i < rows; i++)
+            out[i] += column[i] * xj;
     }
 }
 
