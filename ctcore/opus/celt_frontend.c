@@ -22,13 +22,70 @@
 #include "mdct.h"
 #include "pitch.h"
 
+/* transient_analysis' three filters of channel c's samples x (ct: two
+ * channels at a time, in the same loop, so that their chains overlap; each
+ * channel's operations are the reference's, in its order): the high-pass
+ * into tmp, then in place the forward and the backward masking, with the
+ * forward pass' energy sum and the backward pass' maximum */
+static void transient_filters(const float *restrict x[], int channels, int len,
+                              float forward_decay,
+                              float tmp[][CT_CELT_MAX_N + CT_CELT_OVERLAP],
+                              float mean[], float maxE[])
+{
+    const int len2 = len / 2;
+    float mem0[2] = {0, 0}, mem1[2] = {0, 0};
+    int i, c;
+
+    /* High-pass filter: (1 - 2*z^-1 + z^-2) / (1 - z^-1 + .5*z^-2) */
+    for (i = 0; i < len; i++) {
+        for (c = 0; c < channels; c++) {
+            float v, y;
+            v = x[c][i];
+            y = mem0[c] + v;
+            mem0[c] = mem1[c] + y - 2 * v;
+            mem1[c] = v - .5f * y;
+            tmp[c][i] = y;
+        }
+    }
+    for (c = 0; c < channels; c++) {
+        /* First few samples are bad because we don't propagate the memory */
+        memset(tmp[c], 0, 12 * sizeof(*tmp[c]));
+        mean[c] = 0;
+        mem0[c] = 0;
+    }
+    /* Grouping by two to reduce complexity */
+    /* Forward pass to compute the post-echo threshold*/
+    for (i = 0; i < len2; i++) {
+        for (c = 0; c < channels; c++) {
+            float x2 = (float)tmp[c][2 * i] * (float)tmp[c][2 * i] +
+                       (float)tmp[c][2 * i + 1] * (float)tmp[c][2 * i + 1];
+            mean[c] += x2;
+            tmp[c][i] = mem0[c] + forward_decay * (x2 - mem0[c]);
+            mem0[c] = tmp[c][i];
+        }
+    }
+    for (c = 0; c < channels; c++) {
+        mem0[c] = 0;
+        maxE[c] = 0;
+    }
+    /* Backward pass to compute the pre-echo threshold */
+    for (i = len2 - 1; i >= 0; i--) {
+        for (c = 0; c < channels; c++) {
+            /* Backward masking: 13.9 dB/ms. */
+            tmp[c][i] = mem0[c] + 0.125f * (tmp[c][i] - mem0[c]);
+            mem0[c] = tmp[c][i];
+            maxE[c] = CT_MAX16(maxE[c], mem0[c]);
+        }
+    }
+}
+
 int ct_celt_transient_analysis(const float *restrict in, int len, int C,
                                float *tf_estimate, int *tf_chan,
                                int allow_weak_transients, int *weak_transient)
 {
     int i;
-    float tmp[CT_CELT_MAX_N + CT_CELT_OVERLAP];
-    float mem0, mem1;
+    float tmp[2][CT_CELT_MAX_N + CT_CELT_OVERLAP];
+    float means[2], maxEs[2];
     int is_transient = 0;
     int32_t mask_metric = 0;
     int c;
@@ -61,41 +118,15 @@ int ct_celt_transient_analysis(const float *restrict in, int len, int C,
         int32_t unmask = 0;
         float norm;
         float maxE;
-        mem0 = 0;
-        mem1 = 0;
-        /* High-pass filter: (1 - 2*z^-1 + z^-2) / (1 - z^-1 + .5*z^-2) */
-        for (i = 0; i < len; i++) {
-            float x, y;
-            x = in[i + c * len];
-            y = mem0 + x;
-            mem0 = mem1 + y - 2 * x;
-            mem1 = x - .5f * y;
-            tmp[i] = y;
+        const float *t;
+        if (c % 2 == 0) {
+            const int pair = C - c >= 2 ? 2 : 1;
+            const float *x[2] = {in + c * len, in + (c + pair - 1) * len};
+            transient_filters(x, pair, len, forward_decay, tmp, means, maxEs);
         }
-        /* First few samples are bad because we don't propagate the memory */
-        memset(tmp, 0, 12 * sizeof(*tmp));
-
-        mean = 0;
-        mem0 = 0;
-        /* Grouping by two to reduce complexity */
-        /* Forward pass to compute the post-echo threshold*/
-        for (i = 0; i < len2; i++) {
-            float x2 = (float)tmp[2 * i] * (float)tmp[2 * i] +
-                       (float)tmp[2 * i + 1] * (float)tmp[2 * i + 1];
-            mean += x2;
-            tmp[i] = mem0 + forward_decay * (x2 - mem0);
-            mem0 = tmp[i];
-        }
-
-        mem0 = 0;
-        maxE = 0;
-        /* Backward pass to compute the pre-echo threshold */
-        for (i = len2 - 1; i >= 0; i--) {
-            /* Backward masking: 13.9 dB/ms. */
-            tmp[i] = mem0 + 0.125f * (tmp[i] - mem0);
-            mem0 = tmp[i];
-            maxE = CT_MAX16(maxE, mem0);
-        }
+        t = tmp[c % 2];
+        mean = means[c % 2];
+        maxE = maxEs[c % 2];
 
         /* Compute the ratio of the "frame energy" over the harmonic mean of the
            energy. This essentially corresponds to a bitrate-normalized temporal
@@ -113,7 +144,7 @@ int ct_celt_transient_analysis(const float *restrict in, int len, int C,
             int id;
             /* Do not round to nearest */
             id = (int)CT_MAX32(
-                0, CT_MIN32(127, floor(64 * norm * (tmp[i] + CT_EPSILON))));
+                0, CT_MIN32(127, floor(64 * norm * (t[i] + CT_EPSILON))));
             unmask += inv_table[id];
         }
         /* Normalize, compensate for the 1/4th of the sample and the factor of 6
