@@ -764,6 +764,29 @@ static float convert(const void *pcm, ct_opus_format format, size_t i)
     }
 }
 
+/* Samples [first, first + n) of pcm into out, converted as convert()
+ * does, the format's loop chosen once */
+static void convert_block(float *restrict out, const void *pcm,
+                          ct_opus_format format, size_t first, size_t n)
+{
+    size_t k;
+    switch (format) {
+    case CT_OPUS_S16: {
+        const int16_t *in = (const int16_t *)pcm + first;
+        for (k = 0; k < n; k++)
+            out[k] = in[k] / 32768.0f;
+        break;
+    }
+    case CT_OPUS_F32:
+        memcpy(out, (const float *)pcm + first, n * sizeof(*out));
+        break;
+    default:
+        for (k = 0; k < n; k++)
+            out[k] = convert(pcm, format, first + k);
+        break;
+    }
+}
+
 /* opus-tools audio-in.c read_downmix: frames [first, first + n) of pcm
  * into the chunk, mixed to the coded channels */
 static void downmix(ct_opus_encoder *enc, const void *pcm,
@@ -814,15 +837,14 @@ int ct_opus_send_samples(ct_opus_encoder *enc, const void *pcm,
     }
     while (done < frames) {
         size_t n = (size_t)(enc->chunk_frames - enc->chunk_fill);
-        size_t k, base = (size_t)enc->chunk_fill * (size_t)channels;
+        size_t base = (size_t)enc->chunk_fill * (size_t)channels;
         if (n > frames - done)
             n = frames - done;
         if (enc->matrix)
             downmix(enc, pcm, format, done, n);
         else
-            for (k = 0; k < n * (size_t)channels; k++)
-                enc->chunk[base + k] =
-                    convert(pcm, format, done * (size_t)channels + k);
+            convert_block(enc->chunk + base, pcm, format,
+                          done * (size_t)channels, n * (size_t)channels);
         enc->chunk_fill += (int)n;
         done += n;
         if (enc->chunk_fill == enc->chunk_frames &&
