@@ -235,10 +235,12 @@ static float downmix_and_resample(ct_opus_downmix_func downmix, const void *_x,
     return ret;
 }
 
-void ct_opus_tonality_analysis_init(ct_tonality_analysis *tonal, int32_t Fs)
+void ct_opus_tonality_analysis_init(ct_tonality_analysis *tonal, int32_t Fs,
+                                    const ct_opus_dsp *dsp)
 {
     /* Initialize reusable fields. */
     tonal->Fs = Fs;
+    tonal->dsp = dsp;
     /* Clear remaining fields. */
     ct_opus_tonality_analysis_reset(tonal);
 }
@@ -591,7 +593,7 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
                sizeof(*info));
         return;
     }
-    ct_opus_fft(kfft, in, out);
+    ct_opus_fft(kfft, in, out, tonal->dsp->fft_impl);
     /* If there's any NaN on the input, the entire output will be NaN, so we
      * only need to check one value. */
     if (ct_celt_isnan(out[0].r)) {

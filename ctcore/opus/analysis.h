@@ -23,6 +23,7 @@
 
 #include <stdint.h>
 
+#include "dsp.h"
 #include "mlp.h"
 #include "mode.h"
 
@@ -89,6 +90,7 @@ typedef struct ct_tonality_analysis {
     /* Set at init, read by both halves */
     int application;
     int32_t Fs;
+    const ct_opus_dsp *dsp; /* the writer's FFT */
     /* ct_opus_tonality_analysis_reset clears from here to the end */
 
     /* The writer's */
@@ -145,7 +147,8 @@ void ct_opus_tonality_view(const ct_tonality_analysis *tonal, ct_tonality_view *
 
 /* Sets Fs (48000, 24000 or 16000) and resets the rest; application is the
  * caller's to set. */
-void ct_opus_tonality_analysis_init(ct_tonality_analysis *tonal, int32_t Fs);
+void ct_opus_tonality_analysis_init(ct_tonality_analysis *tonal, int32_t Fs,
+                                    const ct_opus_dsp *dsp);
 
 /* Call this when there's a discontinuity in the data. Both halves: only
  * with no writer or reader running. */

@@ -559,7 +559,8 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         if (st->upsample != 1 ||
             !ct_celt_signal_take_mdcts(st->signal_offer, 0, in, freq, C, CC,
                                        N))
-            ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample);
+            ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample,
+                                  &st->dsp);
         ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
                                       &st->dsp);
         ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE2, C);
@@ -571,7 +572,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in, freq, C,
                                    CC, N))
         ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
-                              st->upsample);
+                              st->upsample, &st->dsp);
     if (CC == 2 && C == 1)
         tf_chan = 0;
     /* ct: the frame ring's Signal node may have computed them from these
@@ -616,7 +617,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
                 !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in,
                                            freq, C, CC, N))
                 ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
-                                      st->upsample);
+                                      st->upsample, &st->dsp);
             ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
                                           &st->dsp);
             ct_celt_amp2Log2(mode, effEnd, end, bandE, bandLogE, C);

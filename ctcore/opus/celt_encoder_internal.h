@@ -31,7 +31,8 @@ int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands,
                                      int start, int end, int C);
 
 void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks, float *in,
-                           float *out, int C, int CC, int LM, int upsample);
+                           float *out, int C, int CC, int LM, int upsample,
+                           const ct_opus_dsp *dsp);
 
 /* run_prefilter's decision after the pitch search (pitch: the period
  * pitch_search found; pitch_buf: the downsampled signal, read where

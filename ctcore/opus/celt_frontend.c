@@ -211,7 +211,7 @@ int ct_celt_patch_transient_decision(float *newE, float *oldE, int nbEBands,
     all channels in a frame */
 void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks,
                            float *restrict in, float *restrict out, int C,
-                           int CC, int LM, int upsample)
+                           int CC, int LM, int upsample, const ct_opus_dsp *dsp)
 {
     const int overlap = mode->overlap;
     int N;
@@ -233,7 +233,7 @@ void ct_celt_compute_mdcts(const ct_celt_mode *mode, int shortBlocks,
             /* Interleaving the sub-frames while doing the MDCTs */
             ct_clt_mdct_forward(&mode->mdct, in + c * (B * N + overlap) + b * N,
                                 &out[b + c * N * B], mode->window, overlap,
-                                shift, B);
+                                shift, B, dsp);
         }
     } while (++c < CC);
     if (CC == 2 && C == 1) {

@@ -302,10 +302,10 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 while (mode->shortMdctSize << LM != N)
                     LM++;
                 ct_celt_compute_mdcts(mode, 0, in, call->mdct_long, CC, CC, LM,
-                                      1);
+                                      1, dsp);
                 if (call->is_transient && LM > 0) {
                     ct_celt_compute_mdcts(mode, 1 << LM, in, call->mdct_short,
-                                          CC, CC, LM, 1);
+                                          CC, CC, LM, 1, dsp);
                     call->has_short = 1;
                 }
             }

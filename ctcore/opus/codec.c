@@ -161,7 +161,7 @@ int ct_opus_encoder_init(ct_opus_codec *st, int32_t Fs, int channels,
     st->mode = CT_MODE_HYBRID;
     st->bandwidth = CT_OPUS_BANDWIDTH_FULLBAND;
 
-    ct_opus_tonality_analysis_init(&st->analysis, st->Fs);
+    ct_opus_tonality_analysis_init(&st->analysis, st->Fs, st->dsp);
     st->analysis.application = st->application;
 
     return CT_OPUS_OK;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ctcore/ctcore.h"
+#include "opus/fft.h"
 
 struct ct_silk_encoder_state;
 
@@ -40,6 +41,9 @@ typedef struct ct_opus_dsp {
     float (*pvq_search)(float *x, int *iy, int k, int n);
     /* libopusenc resample.c inner_product_single: the filter's dot product */
     float (*resampler_inner_product)(const float *a, const float *b, unsigned len);
+    /* celt/kiss_fft.c opus_fft_impl: the in-place butterflies (the AVX2
+     * version is ours, with the C code's bits) */
+    void (*fft_impl)(const ct_fft_state *st, ct_fft_cpx *fout);
     /* celt/mathops.h celt_maxabs16: max(0, x[i]..., -min(0, x[i]...)) in
      * the C loop's order. The reference runs the C loop: the SSE2 version
      * is ours and gives its bits (x86/mathops_sse2.c) */

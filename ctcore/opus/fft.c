@@ -41,7 +41,7 @@
     } while (0)
 #define HALF_OF(x) ((x) * .5f)
 
-static void kf_bfly2(ct_fft_cpx *Fout, int m, int N)
+void ct_opus_fft_bfly2(ct_fft_cpx *Fout, int m, int N)
 {
     ct_fft_cpx *Fout2;
     int i;
@@ -74,7 +74,7 @@ static void kf_bfly2(ct_fft_cpx *Fout, int m, int N)
     }
 }
 
-static void kf_bfly4(ct_fft_cpx *Fout, const size_t fstride,
+void ct_opus_fft_bfly4(ct_fft_cpx *Fout, const size_t fstride,
                      const ct_fft_state *st, int m, int N, int mm)
 {
     int i;
@@ -133,7 +133,7 @@ static void kf_bfly4(ct_fft_cpx *Fout, const size_t fstride,
     }
 }
 
-static void kf_bfly3(ct_fft_cpx *Fout, const size_t fstride,
+void ct_opus_fft_bfly3(ct_fft_cpx *Fout, const size_t fstride,
                      const ct_fft_state *st, int m, int N, int mm)
 {
     int i;
@@ -177,7 +177,7 @@ static void kf_bfly3(ct_fft_cpx *Fout, const size_t fstride,
     }
 }
 
-static void kf_bfly5(ct_fft_cpx *Fout, const size_t fstride,
+void ct_opus_fft_bfly5(ct_fft_cpx *Fout, const size_t fstride,
                      const ct_fft_state *st, int m, int N, int mm)
 {
     ct_fft_cpx *Fout0, *Fout1, *Fout2, *Fout3, *Fout4;
@@ -274,16 +274,16 @@ void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout)
             m2 = 1;
         switch (st->factors[2 * i]) {
         case 2:
-            kf_bfly2(fout, m, fstride[i]);
+            ct_opus_fft_bfly2(fout, m, fstride[i]);
             break;
         case 4:
-            kf_bfly4(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            ct_opus_fft_bfly4(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         case 3:
-            kf_bfly3(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            ct_opus_fft_bfly3(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         case 5:
-            kf_bfly5(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            ct_opus_fft_bfly5(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         }
         m = m2;
@@ -291,7 +291,8 @@ void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout)
 }
 
 void ct_opus_fft(const ct_fft_state *cfg, const ct_fft_cpx *fin,
-                 ct_fft_cpx *fout)
+                 ct_fft_cpx *fout,
+                 void (*impl)(const ct_fft_state *st, ct_fft_cpx *fout))
 {
     int i;
     float scale;
@@ -303,5 +304,5 @@ void ct_opus_fft(const ct_fft_state *cfg, const ct_fft_cpx *fin,
         fout[cfg->bitrev[i]].r = scale * x.r;
         fout[cfg->bitrev[i]].i = scale * x.i;
     }
-    ct_opus_fft_impl(cfg, fout);
+    impl(cfg, fout);
 }

@@ -10,6 +10,7 @@
 #ifndef CTCORE_OPUS_FFT_H
 #define CTCORE_OPUS_FFT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* kiss_fft_cpx, and kiss_twiddle_cpx (the same in the float build) */
@@ -31,10 +32,25 @@ typedef struct ct_fft_state {
 } ct_fft_state;
 
 /* opus_fft_c: fout = the FFT of fin scaled by 1/nfft (bit-reversed copy,
- * then ct_opus_fft_impl); fin and fout must differ */
+ * then the butterflies: impl, ct_opus_fft_impl or a kernel table's);
+ * fin and fout must differ */
 void ct_opus_fft(const ct_fft_state *cfg, const ct_fft_cpx *fin,
-                 ct_fft_cpx *fout);
-/* opus_fft_impl: the in-place butterflies on bit-reversed input */
+                 ct_fft_cpx *fout,
+                 void (*impl)(const ct_fft_state *st, ct_fft_cpx *fout));
+/* opus_fft_impl: the in-place butterflies on bit-reversed input (the
+ * kernel table's fft_impl, dsp.h) */
 void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout);
+/* ours, with its bits: four butterflies in the lanes (x86/fft_avx2.c) */
+void ct_opus_fft_impl_avx2(const ct_fft_state *st, ct_fft_cpx *fout);
+
+/* kiss_fft.c's butterflies, kf_bfly2 .. kf_bfly5 (for the AVX2 stages'
+ * driver, which runs them where the lanes do not) */
+void ct_opus_fft_bfly2(ct_fft_cpx *Fout, int m, int N);
+void ct_opus_fft_bfly3(ct_fft_cpx *Fout, const size_t fstride,
+                       const ct_fft_state *st, int m, int N, int mm);
+void ct_opus_fft_bfly4(ct_fft_cpx *Fout, const size_t fstride,
+                       const ct_fft_state *st, int m, int N, int mm);
+void ct_opus_fft_bfly5(ct_fft_cpx *Fout, const size_t fstride,
+                       const ct_fft_state *st, int m, int N, int mm);
 
 #endif

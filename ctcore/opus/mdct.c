@@ -15,7 +15,8 @@
 
 void ct_clt_mdct_forward(const ct_mdct_lookup *l, float *in,
                          float *restrict out, const float *window,
-                         int overlap, int shift, int stride)
+                         int overlap, int shift, int stride,
+                         const ct_opus_dsp *dsp)
 {
     int i;
     int N, N2, N4;
@@ -94,7 +95,7 @@ void ct_clt_mdct_forward(const ct_mdct_lookup *l, float *in,
     }
 
     /* N/4 complex FFT, does not downscale anymore */
-    ct_opus_fft_impl(st, f2);
+    dsp->fft_impl(st, f2);
 
     /* Post-rotate */
     {

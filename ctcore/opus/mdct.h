@@ -9,6 +9,7 @@
 #ifndef CTCORE_OPUS_MDCT_H
 #define CTCORE_OPUS_MDCT_H
 
+#include "dsp.h"
 #include "fft.h"
 
 /* mdct_lookup */
@@ -21,9 +22,11 @@ typedef struct ct_mdct_lookup {
 
 /* clt_mdct_forward_c: the MDCT of in (N >> shift samples plus the overlap,
  * windowed by window over overlap samples), scaled by 4/N, written to
- * out[0], out[stride], ...; in is used as scratch (trashed) */
+ * out[0], out[stride], ...; in is used as scratch (trashed); the FFT
+ * is dsp's */
 void ct_clt_mdct_forward(const ct_mdct_lookup *l, float *in,
                          float *restrict out, const float *window,
-                         int overlap, int shift, int stride);
+                         int overlap, int shift, int stride,
+                         const ct_opus_dsp *dsp);
 
 #endif

@@ -240,7 +240,7 @@ void ct_opus_surround_analysis(const ct_celt_mode *celt_mode, const void *pcm,
             float tmpE[21];
             ct_clt_mdct_forward(&celt_mode->mdct, in + 960 * frame, freq,
                                 celt_mode->window, overlap,
-                                celt_mode->maxLM - LM, 1);
+                                celt_mode->maxLM - LM, 1, dsp);
             if (upsample != 1) {
                 int bound = freq_size / upsample;
                 for (i = 0; i < bound; i++)

@@ -26,6 +26,7 @@
 #include "checkasm.h"
 #include "common/cpu.h"
 #include "opus/dsp.h"
+#include "opus/mode.h"
 
 #if defined(__x86_64__)
 #include <xmmintrin.h>
@@ -767,7 +768,37 @@ static void check_warped_autocorrelation(const ct_opus_dsp *ref,
     }
 }
 
-/* One table's nine kernels against their models, suffix "" or "_c". ref
+/* The FFT of the standard mode's four sizes (480 .. 60) against
+ * ct_opus_fft_impl, the port, on bit-reversed random input. */
+static void check_fft_impl(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
+                           const ct_opus_dsp *model, const char *name,
+                           opus_buffers *t)
+{
+    const ct_mdct_lookup *mdct = &ct_celt_mode_get()->mdct;
+    if (!checkasm_check_func(opt->fft_impl, ref->fft_impl, "%s", name))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        const ct_fft_state *st = mdct->kfft[it % 4];
+        const int n = 2 * st->nfft;
+        /* finite values: which NaN a sum of two NaNs gives depends on the
+           order of its operands, which a compiler may swap in any build */
+        fill(t->x, n);
+        memcpy(t->out_ref, t->x, (size_t)n * sizeof(float));
+        memcpy(t->out_opt, t->x, (size_t)n * sizeof(float));
+        model->fft_impl(st, (ct_fft_cpx *)t->out_ref);
+        opt->fft_impl(st, (ct_fft_cpx *)t->out_opt);
+        if (checkasm_check_bits("fout", t->out_ref, t->out_opt,
+                                (size_t)n * sizeof(float), it))
+            break;
+    }
+    if (ref != model) {
+        fill(t->x, 960);
+        CHECKASM_BENCH(ref->fft_impl(mdct->kfft[0], (ct_fft_cpx *)t->x),
+                       opt->fft_impl(mdct->kfft[0], (ct_fft_cpx *)t->x));
+    }
+}
+
+/* One table's ten kernels against their models, suffix "" or "_c". ref
  * is the pointer twin checkasm_check_func compares with and, unless it is
  * the model itself, the bench's twin. */
 static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
@@ -795,6 +826,9 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     snprintf(name, sizeof(name), "opus_maxabs%s", suffix);
     check_maxabs(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "opus_mathops_c" : "opus_mathops");
+    snprintf(name, sizeof(name), "opus_fft_impl%s", suffix);
+    check_fft_impl(ref, opt, model, name, t);
+    checkasm_report(suffix[0] != '\0' ? "opus_fft_c" : "opus_fft");
     snprintf(name, sizeof(name), "silk_warped_autocorrelation%s", suffix);
     check_warped_autocorrelation(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "silk_shape_c" : "silk_shape");
@@ -818,7 +852,9 @@ void checkasm_check_opus(void)
         .resampler_inner_product = c_resampler_inner_product,
         .maxabs = c_maxabs,
         .warped_autocorrelation = c_warped_autocorrelation,
-        /* the VAD: checked on its own, it has no lanes */
+        /* the FFT is the port's own; the VAD is checked on its own, it has
+           no lanes */
+        .fft_impl = ct_opus_fft_impl,
     };
     opus_buffers *t = calloc(1, sizeof(*t));
     if (t == NULL) {
@@ -842,6 +878,7 @@ void checkasm_check_opus(void)
         .resampler_inner_product = sse_resampler_inner_product,
         .maxabs = c_maxabs,
         .warped_autocorrelation = c_warped_autocorrelation,
+        .fft_impl = ct_opus_fft_impl,
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif

@@ -11,8 +11,10 @@
 
 #include "opus/dsp.h"
 
-__attribute__((target("avx2"))) void
-ct_opus_xcorr_kernel8_avx2(const float *x, const float *y, float sum[8], int len)
+__attribute__((target("avx2"))) void ct_opus_xcorr_kernel8_avx2(const float *x,
+                                                                const float *y,
+                                                                float sum[8],
+                                                                int len)
 {
     __m256 even = _mm256_loadu_ps(sum);
     __m256 odd = _mm256_setzero_ps();
