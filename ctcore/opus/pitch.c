@@ -66,33 +66,28 @@ static void find_best_pitch(float *xcorr, float *y, int len, int max_pitch, int 
     }
 }
 
+/* ct: the taps read a copy of the input rather than the memories that
+ * rotate through it, so that each output's sum (in the reference's order)
+ * reads only the input and the loop vectorises */
 static void celt_fir5(float *x, const float *num, int N)
 {
     int i;
-    float num0, num1, num2, num3, num4;
-    float mem0, mem1, mem2, mem3, mem4;
-    num0 = num[0];
-    num1 = num[1];
-    num2 = num[2];
-    num3 = num[3];
-    num4 = num[4];
-    mem0 = 0;
-    mem1 = 0;
-    mem2 = 0;
-    mem3 = 0;
-    mem4 = 0;
+    const float num0 = num[0], num1 = num[1], num2 = num[2], num3 = num[3],
+                num4 = num[4];
+    /* five zeros (the memories' start), then the input */
+    float in[5 + (CT_CELT_PITCH_MAX_LEN + CT_CELT_PITCH_MAX_PERIOD) / 2];
+    const float *restrict p = in + 5;
+
+    assert(N <= (CT_CELT_PITCH_MAX_LEN + CT_CELT_PITCH_MAX_PERIOD) / 2);
+    in[0] = in[1] = in[2] = in[3] = in[4] = 0;
+    memcpy(in + 5, x, (size_t)N * sizeof(*x));
     for (i = 0; i < N; i++) {
-        float sum = x[i];
-        sum = sum + num0 * mem0;
-        sum = sum + num1 * mem1;
-        sum = sum + num2 * mem2;
-        sum = sum + num3 * mem3;
-        sum = sum + num4 * mem4;
-        mem4 = mem3;
-        mem3 = mem2;
-        mem2 = mem1;
-        mem1 = mem0;
-        mem0 = x[i];
+        float sum = p[i];
+        sum = sum + num0 * p[i - 1];
+        sum = sum + num1 * p[i - 2];
+        sum = sum + num2 * p[i - 3];
+        sum = sum + num3 * p[i - 4];
+        sum = sum + num4 * p[i - 5];
         x[i] = sum;
     }
 }
