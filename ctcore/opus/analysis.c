@@ -489,6 +489,56 @@ static ct_analysis_info *start_entry(ct_tonality_analysis *tonal)
 
 /* x: the samples from offset on (the reference's x + offset * C is that
  * of the whole call; ct passes 0 with the chunk, the same samples) */
+/* tonality_analysis' loop over the bins [first, end) of the FFT out (N
+ * points): each bin's phase and its second difference, the tonalities and
+ * the noisiness, and the bin's history A, dA, d2A (the kernel table's
+ * tonality_bins) */
+void ct_opus_tonality_bins_c(const ct_fft_cpx *out, int N, int first, int end,
+                             float *A, float *dA, float *d2A, float *tonality,
+                             float *tonality2, float *noisiness)
+{
+    const float pi4 = (float)(M_PI_D * M_PI_D * M_PI_D * M_PI_D);
+    int i;
+    for (i = first; i < end; i++) {
+        float X1r, X2r, X1i, X2i;
+        float angle, d_angle, d2_angle;
+        float angle2, d_angle2, d2_angle2;
+        float mod1, mod2, avg_mod;
+        X1r = (float)out[i].r + out[N - i].r;
+        X1i = (float)out[i].i - out[N - i].i;
+        X2r = (float)out[i].i + out[N - i].i;
+        X2i = (float)out[N - i].r - out[i].r;
+
+        angle = (float)(.5f / M_PI_D) * ct_celt_fast_atan2f(X1i, X1r);
+        d_angle = angle - A[i];
+        d2_angle = d_angle - dA[i];
+
+        angle2 = (float)(.5f / M_PI_D) * ct_celt_fast_atan2f(X2i, X2r);
+        d_angle2 = angle2 - angle;
+        d2_angle2 = d_angle2 - d_angle;
+
+        mod1 = d2_angle - (float)float2int(d2_angle);
+        noisiness[i] = CT_ABS16(mod1);
+        mod1 *= mod1;
+        mod1 *= mod1;
+
+        mod2 = d2_angle2 - (float)float2int(d2_angle2);
+        noisiness[i] += CT_ABS16(mod2);
+        mod2 *= mod2;
+        mod2 *= mod2;
+
+        avg_mod = .25f * (d2A[i] + mod1 + 2 * mod2);
+        /* This introduces an extra delay of 2 frames in the detection. */
+        tonality[i] = 1.f / (1.f + 40.f * 16.f * pi4 * avg_mod) - .015f;
+        /* No delay on this detection, but it's less reliable. */
+        tonality2[i] = 1.f / (1.f + 40.f * 16.f * pi4 * mod2) - .015f;
+
+        A[i] = angle2;
+        dA[i] = d_angle2;
+        d2A[i] = mod2;
+    }
+}
+
 static void tonality_analysis(ct_tonality_analysis *tonal,
                               const ct_celt_mode *celt_mode, const void *x,
                               int len, int offset, int c1, int c2, int C,
@@ -511,7 +561,6 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
     float frame_tonality;
     float max_frame_tonality;
     float frame_noisiness;
-    const float pi4 = (float)(M_PI_D * M_PI_D * M_PI_D * M_PI_D);
     float slope = 0;
     float frame_stationarity;
     float relativeE;
@@ -601,44 +650,8 @@ static void tonality_analysis(ct_tonality_analysis *tonal,
         return;
     }
 
-    for (i = 1; i < N2; i++) {
-        float X1r, X2r, X1i, X2i;
-        float angle, d_angle, d2_angle;
-        float angle2, d_angle2, d2_angle2;
-        float mod1, mod2, avg_mod;
-        X1r = (float)out[i].r + out[N - i].r;
-        X1i = (float)out[i].i - out[N - i].i;
-        X2r = (float)out[i].i + out[N - i].i;
-        X2i = (float)out[N - i].r - out[i].r;
-
-        angle = (float)(.5f / M_PI_D) * ct_celt_fast_atan2f(X1i, X1r);
-        d_angle = angle - A[i];
-        d2_angle = d_angle - dA[i];
-
-        angle2 = (float)(.5f / M_PI_D) * ct_celt_fast_atan2f(X2i, X2r);
-        d_angle2 = angle2 - angle;
-        d2_angle2 = d_angle2 - d_angle;
-
-        mod1 = d2_angle - (float)float2int(d2_angle);
-        noisiness[i] = CT_ABS16(mod1);
-        mod1 *= mod1;
-        mod1 *= mod1;
-
-        mod2 = d2_angle2 - (float)float2int(d2_angle2);
-        noisiness[i] += CT_ABS16(mod2);
-        mod2 *= mod2;
-        mod2 *= mod2;
-
-        avg_mod = .25f * (d2A[i] + mod1 + 2 * mod2);
-        /* This introduces an extra delay of 2 frames in the detection. */
-        tonality[i] = 1.f / (1.f + 40.f * 16.f * pi4 * avg_mod) - .015f;
-        /* No delay on this detection, but it's less reliable. */
-        tonality2[i] = 1.f / (1.f + 40.f * 16.f * pi4 * mod2) - .015f;
-
-        A[i] = angle2;
-        dA[i] = d_angle2;
-        d2A[i] = mod2;
-    }
+    tonal->dsp->tonality_bins(out, N, 1, N2, A, dA, d2A, tonality, tonality2,
+                              noisiness);
     for (i = 2; i < N2 - 1; i++) {
         float tt = CT_MIN32(tonality2[i],
                             CT_MAX32(tonality2[i - 1], tonality2[i + 1]));

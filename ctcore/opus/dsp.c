@@ -27,6 +27,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     dsp->resampler_inner_product = ct_opus_resampler_inner_product_c;
     dsp->maxabs = ct_opus_maxabs_c;
     dsp->fft_impl = ct_opus_fft_impl;
+    dsp->tonality_bins = ct_opus_tonality_bins_c;
     dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_c;
     dsp->warped_autocorrelation = ct_silk_warped_autocorrelation_FLP;
 #if defined(__x86_64__)
@@ -52,6 +53,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
         /* ours, with the SSE kernel's and the C loop's bits */
         dsp->xcorr_kernel8 = ct_opus_xcorr_kernel8_avx2;
         dsp->fft_impl = ct_opus_fft_impl_avx2;
+        dsp->tonality_bins = ct_opus_tonality_bins_avx2;
         dsp->warped_autocorrelation = ct_silk_warped_autocorrelation_FLP_avx2;
     }
 #else

@@ -44,6 +44,11 @@ typedef struct ct_opus_dsp {
     /* celt/kiss_fft.c opus_fft_impl: the in-place butterflies (the AVX2
      * version is ours, with the C code's bits) */
     void (*fft_impl)(const ct_fft_state *st, ct_fft_cpx *fout);
+    /* src/analysis.c tonality_analysis' loop over the FFT's bins [first,
+     * end): phases, tonalities, noisiness, the bins' history (the AVX2
+     * version is ours, with the C loop's bits) */
+    void (*tonality_bins)(const ct_fft_cpx *out, int N, int first, int end, float *A, float *dA,
+                          float *d2A, float *tonality, float *tonality2, float *noisiness);
     /* celt/mathops.h celt_maxabs16: max(0, x[i]..., -min(0, x[i]...)) in
      * the C loop's order. The reference runs the C loop: the SSE2 version
      * is ours and gives its bits (x86/mathops_sse2.c) */
@@ -76,6 +81,9 @@ void ct_opus_comb_filter_const_c(float *y, const float *x, int t, int n, float g
 float ct_opus_pvq_search_c(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_c(const float *a, const float *b, unsigned len);
 float ct_opus_maxabs_c(const float *x, int len);
+void ct_opus_tonality_bins_c(const ct_fft_cpx *out, int N, int first, int end, float *A,
+                             float *dA, float *d2A, float *tonality, float *tonality2,
+                             float *noisiness);
 
 #if defined(__x86_64__)
 void ct_opus_xcorr_kernel_sse(const float *x, const float *y, float sum[4], int len);
@@ -89,6 +97,9 @@ void ct_opus_comb_filter_const_sse(float *y, const float *x, int t, int n, float
 float ct_opus_pvq_search_sse2(float *x, int *iy, int k, int n);
 float ct_opus_resampler_inner_product_sse(const float *a, const float *b, unsigned len);
 float ct_opus_maxabs_sse2(const float *x, int len);
+void ct_opus_tonality_bins_avx2(const ct_fft_cpx *out, int N, int first, int end, float *A,
+                                float *dA, float *d2A, float *tonality, float *tonality2,
+                                float *noisiness);
 #endif
 
 #endif

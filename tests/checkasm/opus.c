@@ -798,7 +798,56 @@ static void check_fft_impl(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     }
 }
 
-/* One table's ten kernels against their models, suffix "" or "_c". ref
+/* The tonality analysis' bins of random FFT outputs (tiny ones among
+ * them, for fast_atan2f's early return) and a random history of phases. */
+static void check_tonality_bins(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
+                                const ct_opus_dsp *model, const char *name,
+                                opus_buffers *t)
+{
+    enum { N = 480, N2 = 240 };
+    if (!checkasm_check_func(opt->tonality_bins, ref->tonality_bins, "%s",
+                             name))
+        return;
+    for (int it = 0; it < ITERATIONS; it++) {
+        float hist[2][3][N2], outs[2][3][N2];
+        const int first = it < 16 ? 1 + it % 9 : 1;
+        const int end = it < 16 ? N2 - it % 11 : N2;
+        fill(t->x, 2 * N);
+        if (it % 4 == 1)
+            for (int i = 0; i < 2 * N; i++)
+                t->x[i] *= 1e-10f;
+        for (int i = 0; i < N2; i++) {
+            hist[0][0][i] = checkasm_rand_float(-0.5f, 0.5f);
+            hist[0][1][i] = checkasm_rand_float(-0.5f, 0.5f);
+            hist[0][2][i] = checkasm_rand_float(0.0f, 0.0625f);
+        }
+        memcpy(hist[1], hist[0], sizeof(hist[0]));
+        memset(outs, 0, sizeof(outs));
+        model->tonality_bins((const ct_fft_cpx *)t->x, N, first, end,
+                             hist[0][0], hist[0][1], hist[0][2], outs[0][0],
+                             outs[0][1], outs[0][2]);
+        opt->tonality_bins((const ct_fft_cpx *)t->x, N, first, end,
+                           hist[1][0], hist[1][1], hist[1][2], outs[1][0],
+                           outs[1][1], outs[1][2]);
+        if (checkasm_check_bits("history", hist[0], hist[1], sizeof(hist[0]),
+                                it) ||
+            checkasm_check_bits("tonality", outs[0], outs[1], sizeof(outs[0]),
+                                it))
+            break;
+    }
+    if (ref != model) {
+        float hist[3][N2] = {{0}}, outs[3][N2];
+        fill(t->x, 2 * N);
+        CHECKASM_BENCH(ref->tonality_bins((const ct_fft_cpx *)t->x, N, 1, N2,
+                                          hist[0], hist[1], hist[2], outs[0],
+                                          outs[1], outs[2]),
+                       opt->tonality_bins((const ct_fft_cpx *)t->x, N, 1, N2,
+                                          hist[0], hist[1], hist[2], outs[0],
+                                          outs[1], outs[2]));
+    }
+}
+
+/* One table's eleven kernels against their models, suffix "" or "_c". ref
  * is the pointer twin checkasm_check_func compares with and, unless it is
  * the model itself, the bench's twin. */
 static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
@@ -829,6 +878,9 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
     snprintf(name, sizeof(name), "opus_fft_impl%s", suffix);
     check_fft_impl(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "opus_fft_c" : "opus_fft");
+    snprintf(name, sizeof(name), "opus_tonality_bins%s", suffix);
+    check_tonality_bins(ref, opt, model, name, t);
+    checkasm_report(suffix[0] != '\0' ? "opus_analysis_c" : "opus_analysis");
     snprintf(name, sizeof(name), "silk_warped_autocorrelation%s", suffix);
     check_warped_autocorrelation(ref, opt, model, name, t);
     checkasm_report(suffix[0] != '\0' ? "silk_shape_c" : "silk_shape");
@@ -852,9 +904,10 @@ void checkasm_check_opus(void)
         .resampler_inner_product = c_resampler_inner_product,
         .maxabs = c_maxabs,
         .warped_autocorrelation = c_warped_autocorrelation,
-        /* the FFT is the port's own; the VAD is checked on its own, it has
-           no lanes */
+        /* the FFT and the tonality bins are the port's own; the VAD is
+           checked on its own, it has no lanes */
         .fft_impl = ct_opus_fft_impl,
+        .tonality_bins = ct_opus_tonality_bins_c,
     };
     opus_buffers *t = calloc(1, sizeof(*t));
     if (t == NULL) {
@@ -879,6 +932,7 @@ void checkasm_check_opus(void)
         .maxabs = c_maxabs,
         .warped_autocorrelation = c_warped_autocorrelation,
         .fft_impl = ct_opus_fft_impl,
+        .tonality_bins = ct_opus_tonality_bins_c,
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif
