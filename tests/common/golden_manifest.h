@@ -1,6 +1,8 @@
 /*
- * The jpegli golden set's MANIFEST.tsv: one row per (input, cjpegli flags,
- * target) with the expected JPEG. See the golden set's README.md.
+ * The jpegli golden sets' MANIFEST.tsv: one row per (input, cjpegli flags,
+ * target) with the expected JPEG. See the golden sets' README.md. The
+ * columns are found by the header's names: input, flags, target and output
+ * in every set; the YCbCr set's format, width and height besides.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,6 +14,9 @@
 
 typedef struct ct_golden_row {
     const char *input;   /* relative to the golden directory */
+    const char *format;  /* I420, Y42B, Y444; NULL without the column */
+    const char *width;   /* the image's size; NULL without the columns */
+    const char *height;
     const char *flags;   /* cjpegli flags, may be empty */
     const char *target;  /* "sse2", "avx2" or "avx2-gcc-contract" */
     const char *output;  /* expected JPEG, relative to the golden directory */
