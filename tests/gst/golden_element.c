@@ -22,43 +22,8 @@
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
+#include "element_properties.h"
 #include "golden_manifest.h"
-
-static const char *const subsampling_nicks[] = {
-    [CT_JPEG_SUBSAMPLING_DEFAULT] = "default",
-    [CT_JPEG_SUBSAMPLING_444] = "444",
-    [CT_JPEG_SUBSAMPLING_440] = "440",
-    [CT_JPEG_SUBSAMPLING_422] = "422",
-    [CT_JPEG_SUBSAMPLING_420] = "420",
-};
-
-/* ctjpegenc's property string for settings, leaving defaults out. */
-static void element_properties(const ct_jpeg_settings *s, GString *out)
-{
-    ct_jpeg_settings d;
-    ct_jpeg_settings_default(&d);
-
-    if (s->quality != d.quality)
-        g_string_append_printf(out, " quality=%d", s->quality);
-    if (s->distance != d.distance)
-        g_string_append_printf(out, " distance=%.9g", s->distance);
-    if (s->progressive_level != d.progressive_level)
-        g_string_append_printf(out, " progressive-level=%d",
-                               s->progressive_level);
-    if (s->chroma_subsampling != d.chroma_subsampling)
-        g_string_append_printf(out, " chroma-subsampling=%s",
-                               subsampling_nicks[s->chroma_subsampling]);
-    if (s->adaptive_quantization != d.adaptive_quantization)
-        g_string_append_printf(out, " adaptive-quantization=%s",
-                               s->adaptive_quantization ? "true" : "false");
-    if (s->std_quant != d.std_quant)
-        g_string_append(out, " standard-tables=true");
-    if (s->xyb != d.xyb)
-        g_string_append(out, " xyb=true");
-    if (s->fixed_code != d.fixed_code)
-        g_string_append(out, " fixed-code=true");
-    g_string_append_printf(out, " simd=%s", ct_simd_name(s->simd));
-}
 
 /* Runs the pipeline; returns the JPEG buffer or NULL with *error_text set
  * to the error posted on the bus. */
@@ -125,7 +90,7 @@ static int check_row(const char *dir, const ct_golden_row *row, ct_simd simd,
     }
     settings.simd = simd;
     GString *properties = g_string_new(NULL);
-    element_properties(&settings, properties);
+    ct_element_properties(&settings, properties);
 
     char *input = g_build_filename(dir, row->input, NULL);
     char *error_text = NULL;
