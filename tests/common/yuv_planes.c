@@ -5,11 +5,8 @@
  */
 #include "yuv_planes.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "golden_manifest.h"
 
 ct_pixel_format ct_yuv_format_from_name(const char *name)
 {
@@ -20,42 +17,6 @@ ct_pixel_format ct_yuv_format_from_name(const char *name)
     if (strcmp(name, "Y444") == 0)
         return CT_PIXEL_I444;
     return (ct_pixel_format)0;
-}
-
-int ct_yuv_planes_read(const char *path, ct_pixel_format format, uint32_t width,
-                       uint32_t height, ct_yuv_planes *planes, char *errbuf,
-                       size_t errbuf_size)
-{
-    memset(planes, 0, sizeof(*planes));
-    planes->width = width;
-    planes->height = height;
-    planes->format = format;
-    planes->chroma_width = format == CT_PIXEL_I444 ? width : (width + 1) / 2;
-    planes->chroma_height = format == CT_PIXEL_I420 ? (height + 1) / 2 : height;
-    const size_t luma = (size_t)width * height;
-    const size_t chroma = (size_t)planes->chroma_width * planes->chroma_height;
-    size_t size;
-    planes->data = ct_read_file(path, &size);
-    if (!planes->data) {
-        snprintf(errbuf, errbuf_size, "cannot read %s", path);
-        return -1;
-    }
-    if (size != luma + 2 * chroma) {
-        snprintf(errbuf, errbuf_size, "%s: %zu bytes, expected %zu", path, size,
-                 luma + 2 * chroma);
-        ct_yuv_planes_free(planes);
-        return -1;
-    }
-    planes->plane[0] = planes->data;
-    planes->plane[1] = planes->data + luma;
-    planes->plane[2] = planes->data + luma + chroma;
-    return 0;
-}
-
-void ct_yuv_planes_free(ct_yuv_planes *planes)
-{
-    free(planes->data);
-    memset(planes, 0, sizeof(*planes));
 }
 
 int ct_yuv_layouts(ct_pixel_format planar, ct_pixel_format layouts[5])

@@ -1,7 +1,7 @@
 /*
- * The YCbCr golden set's inputs: tightly packed planes (Y, then Cb, then
- * Cr, each at its own size) of I420, Y42B or Y444, and the same planes laid
- * out in the library's other YCbCr layouts, with any row padding.
+ * The YCbCr golden set's inputs (tools/yuv.h reads their planes: I420,
+ * Y42B or Y444) laid out in the library's other YCbCr layouts, with any
+ * row padding.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -12,24 +12,10 @@
 #include <stdint.h>
 
 #include "ctcore/jpeg.h"
-
-typedef struct ct_yuv_planes {
-    uint32_t width, height;
-    ct_pixel_format format; /* CT_PIXEL_I420, _I422 or _I444 */
-    uint32_t chroma_width, chroma_height;
-    uint8_t *data; /* Y, Cb, Cr, tightly packed */
-    const uint8_t *plane[3];
-} ct_yuv_planes;
+#include "yuv.h"
 
 /* The planar layout of a manifest's format name (I420, Y42B, Y444), or 0. */
 ct_pixel_format ct_yuv_format_from_name(const char *name);
-
-/* Reads path, which must hold exactly the planes of a width x height image
- * in `format`. 0, or -1 with a message in errbuf. */
-int ct_yuv_planes_read(const char *path, ct_pixel_format format, uint32_t width,
-                       uint32_t height, ct_yuv_planes *planes, char *errbuf,
-                       size_t errbuf_size);
-void ct_yuv_planes_free(ct_yuv_planes *planes);
 
 /* The layouts the library takes for the planes' sampling (the planar one
  * first): up to 5, returned in layouts. */
