@@ -162,6 +162,39 @@ void ct_golden_manifest_free(ct_golden_manifest *manifest)
     memset(manifest, 0, sizeof(*manifest));
 }
 
+int ct_golden_parse_args(int argc, char **argv, const char *usage,
+                         int allow_save, ct_golden_args *args)
+{
+    *args = (ct_golden_args){
+        .targets = {CT_SIMD_SSE2, CT_SIMD_AVX2},
+        .num_targets = 2,
+    };
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc &&
+            (strcmp(argv[i + 1], "sse2") == 0 ||
+             strcmp(argv[i + 1], "avx2") == 0)) {
+            args->targets[0] =
+                strcmp(argv[++i], "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
+            args->num_targets = 1;
+        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+            args->filter = argv[++i];
+        } else if (allow_save && strcmp(argv[i], "--save-failures") == 0 &&
+                   i + 1 < argc) {
+            args->save_dir = argv[++i];
+        } else if (argv[i][0] != '-' && !args->dir) {
+            args->dir = argv[i];
+        } else {
+            args->dir = NULL;
+            break;
+        }
+    }
+    if (!args->dir) {
+        fprintf(stderr, "%s\n", usage);
+        return 2;
+    }
+    return 0;
+}
+
 int ct_golden_open(const char *dir, ct_golden_manifest *manifest)
 {
     struct stat st;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctcore/ctcore.h"
+
 typedef struct ct_golden_row {
     const char *input;   /* relative to the golden directory */
     const char *format;  /* I420, Y42B, Y444; NULL without the column */
@@ -41,6 +43,21 @@ uint8_t *ct_read_file(const char *path, size_t *size);
 int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
                             char *errbuf, size_t errbuf_size);
 void ct_golden_manifest_free(ct_golden_manifest *manifest);
+
+/* The golden tests' command line: [--target sse2|avx2] [--filter TEXT]
+ * [--save-failures DIR] GOLDEN_DIR. */
+typedef struct ct_golden_args {
+    const char *dir;
+    const char *filter;   /* NULL: every row */
+    const char *save_dir; /* NULL: none */
+    ct_simd targets[2];   /* both unless --target */
+    int num_targets;
+} ct_golden_args;
+
+/* Reads argv into args (--save-failures only where allow_save). 0, or 2
+ * after printing `usage` on stderr. */
+int ct_golden_parse_args(int argc, char **argv, const char *usage,
+                         int allow_save, ct_golden_args *args);
 
 /* Exit status of a golden test without its golden set: skipped. */
 #define CT_GOLDEN_EXIT_SKIP 77

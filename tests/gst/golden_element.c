@@ -165,35 +165,15 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
 
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *filter = NULL;
-    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
-    int num_targets = 2;
+    ct_golden_args args;
 
     gst_init(&argc, &argv);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-            const char *t = argv[++i];
-            if (strcmp(t, "avx2") != 0 && strcmp(t, "sse2") != 0) {
-                fprintf(stderr, "unknown target %s\n", t);
-                return 2;
-            }
-            targets[0] = strcmp(t, "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
-            num_targets = 1;
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
-                            "[--filter TEXT] GOLDEN_DIR\n");
-            return 2;
-        }
-    }
-    if (!dir) {
-        fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
-                        "[--filter TEXT] GOLDEN_DIR\n");
+    if (ct_golden_parse_args(argc, argv,
+                             "usage: golden_element [--target sse2|avx2] "
+                             "[--filter TEXT] GOLDEN_DIR",
+                             0, &args) != 0)
         return 2;
-    }
+    const char *dir = args.dir;
 
     ct_golden_manifest manifest;
     const int status = ct_golden_open(dir, &manifest);
@@ -210,8 +190,8 @@ int main(int argc, char **argv)
         gst_object_unref(factory);
     }
     int failures = 0;
-    for (int t = 0; t < num_targets; t++)
-        failures += run_target(dir, &manifest, targets[t], filter);
+    for (int t = 0; t < args.num_targets; t++)
+        failures += run_target(dir, &manifest, args.targets[t], args.filter);
     ct_golden_manifest_free(&manifest);
     return failures ? 1 : 0;
 }

@@ -186,43 +186,18 @@ static int check_row(void *ctx, const ct_golden_row *row, char *why,
     return identical;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: golden_yuv_element [--target sse2|avx2] "
-                    "[--filter TEXT] GOLDEN_DIR\n");
-}
-
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *filter = NULL;
-    ct_simd targets[2] = {CT_SIMD_SSE2, CT_SIMD_AVX2};
-    int num_targets = 2;
+    ct_golden_args args;
 
     gst_init(&argc, &argv);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-            const char *t = argv[++i];
-            if (strcmp(t, "avx2") != 0 && strcmp(t, "sse2") != 0) {
-                usage();
-                return 2;
-            }
-            targets[0] = strcmp(t, "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
-            num_targets = 1;
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            usage();
-            return 2;
-        }
-    }
-    if (!dir) {
-        usage();
+    if (ct_golden_parse_args(argc, argv,
+                             "usage: golden_yuv_element [--target sse2|avx2] "
+                             "[--filter TEXT] GOLDEN_DIR",
+                             0, &args) != 0)
         return 2;
-    }
     ct_golden_manifest manifest;
-    const int status = ct_golden_open(dir, &manifest);
+    const int status = ct_golden_open(args.dir, &manifest);
     if (status != 0)
         return status;
     GstElementFactory *factory = gst_element_factory_find("ctjpegenc");
@@ -233,14 +208,14 @@ int main(int argc, char **argv)
     }
     gst_object_unref(factory);
     int failures = 0;
-    for (int t = 0; t < num_targets; t++) {
-        const char *target = ct_simd_name(targets[t]);
-        target_run run = {.dir = dir, .simd = targets[t]};
+    for (int t = 0; t < args.num_targets; t++) {
+        const char *target = ct_simd_name(args.targets[t]);
+        target_run run = {.dir = args.dir, .simd = args.targets[t]};
         char *label = g_strdup_printf("element %s", target);
         int target_failures;
         const int total =
-            ct_golden_check_rows(&manifest, target, filter, label, check_row,
-                                 &run, &target_failures);
+            ct_golden_check_rows(&manifest, target, args.filter, label,
+                                 check_row, &run, &target_failures);
         g_free(label);
         printf("element %s: %d frames identical (the rows in every format "
                "they are fed as)\n",

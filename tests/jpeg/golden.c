@@ -229,45 +229,16 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
     return failures;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: golden [--target sse2|avx2] [--filter TEXT] "
-                    "[--save-failures DIR] GOLDEN_DIR\n");
-}
-
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *filter = NULL, *save_dir = NULL;
-    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
-    int num_targets = 2;
-
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-            const char *t = argv[++i];
-            if (strcmp(t, "sse2") == 0) {
-                targets[0] = CT_SIMD_SSE2;
-            } else if (strcmp(t, "avx2") == 0) {
-                targets[0] = CT_SIMD_AVX2;
-            } else {
-                usage();
-                return 2;
-            }
-            num_targets = 1;
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (strcmp(argv[i], "--save-failures") == 0 && i + 1 < argc) {
-            save_dir = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            usage();
-            return 2;
-        }
-    }
-    if (!dir) {
-        usage();
+    ct_golden_args args;
+    if (ct_golden_parse_args(argc, argv,
+                             "usage: golden [--target sse2|avx2] "
+                             "[--filter TEXT] [--save-failures DIR] "
+                             "GOLDEN_DIR",
+                             1, &args) != 0)
         return 2;
-    }
+    const char *dir = args.dir;
 
     ct_golden_manifest manifest;
     const int status = ct_golden_open(dir, &manifest);
@@ -280,11 +251,12 @@ int main(int argc, char **argv)
     printf("CPU has AVX2+FMA: %s; auto resolves to %s\n",
            has_avx2 ? "yes" : "no", ct_simd_name(ct_simd_resolve(CT_SIMD_AUTO)));
     int failures = 0;
-    for (int t = 0; t < num_targets; t++) {
-        if (targets[t] == CT_SIMD_AVX2 && !has_avx2)
+    for (int t = 0; t < args.num_targets; t++) {
+        if (args.targets[t] == CT_SIMD_AVX2 && !has_avx2)
             printf("avx2: this CPU lacks AVX2+FMA, so the avx2 arithmetic "
                    "runs on the portable kernels\n");
-        failures += run_target(dir, &manifest, targets[t], filter, save_dir);
+        failures += run_target(dir, &manifest, args.targets[t], args.filter,
+                               args.save_dir);
     }
     ct_golden_manifest_free(&manifest);
     return failures ? 1 : 0;
