@@ -15,10 +15,13 @@
 # per second, and the ratios.
 #
 # usage: bench/jpeg_yuv.sh [-n REPS] [-B BUILD_DIR] [-j THREADS] [-f FRAMES]
+#                          [-- CTJPEGENC_PROPERTIES...]
 #   -n  repetitions (default 3)
 #   -B  the meson build directory with gst/ (default: build)
 #   -j  ctjpegenc's threads (default 0 = one per online CPU)
 #   -f  frames in the stream (default 300)
+# CTJPEGENC_PROPERTIES (e.g. progressive-level=0) go to both ctjpegenc
+# pipelines; jpegenc keeps its defaults.
 # The planes are $CT_GOLDEN_YUV_DIR/inputs/photo-eveningglow-2560x1600.I420.yuv,
 # where CT_GOLDEN_YUV_DIR defaults to ../shared/golden/jpegli-yuv next to
 # the source tree.
@@ -33,7 +36,8 @@ frames=300
 
 bench_options "n:B:j:f:h" n=reps B=build j=threads f=frames -- "$@"
 shift "$bench_shift"
-[ $# -eq 0 ] || bench_usage
+[ "${1:-}" = "--" ] && shift
+properties="$*"
 bench_check_reps "$reps"
 bench_check_reps "$frames"
 
@@ -54,10 +58,10 @@ source_caps="multifilesrc location=$planes loop=true num-buffers=$frames \
 colorimetry=1:4:0:0"
 pipeline() { # name -> the pipeline's description
     case $1 in
-    yuv) echo "$source_caps ! ctjpegenc threads=$threads" ;;
+    yuv) echo "$source_caps ! ctjpegenc threads=$threads $properties" ;;
     jpegenc) echo "$source_caps ! jpegenc" ;;
     rgb) echo "$source_caps ! videoconvert ! video/x-raw,format=RGB" \
-        "! ctjpegenc threads=$threads chroma-subsampling=420" ;;
+        "! ctjpegenc threads=$threads chroma-subsampling=420 $properties" ;;
     esac
 }
 run() { # name -> seconds
@@ -71,6 +75,7 @@ run() { # name -> seconds
 
 echo "stream:  $frames frames of $(basename "$planes") (2560x1600 I420)"
 echo "threads: ctjpegenc threads=$threads ($(nproc) online CPUs)"
+echo "ctjpegenc properties: ${properties:-(defaults)}"
 echo "reps:    $reps, alternating yuv / jpegenc / rgb"
 # One untimed pass: warms the page cache; each first frame decodes.
 for name in yuv jpegenc rgb; do
