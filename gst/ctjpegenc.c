@@ -183,7 +183,8 @@ gst_ct_jpeg_enc_chroma_subsampling_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {CT_JPEG_SUBSAMPLING_DEFAULT,
-        "cjpegli's choice: 4:4:4, or jpegli's layout for XYB", "default"},
+          "cjpegli's choice: 4:4:4, or jpegli's layout for XYB; YUV input's "
+          "own", "default"},
     {CT_JPEG_SUBSAMPLING_444, "4:4:4 (no subsampling)", "444"},
     {CT_JPEG_SUBSAMPLING_440, "4:4:0 (half vertical chroma)", "440"},
     {CT_JPEG_SUBSAMPLING_422, "4:2:2 (half horizontal chroma)", "422"},
@@ -1110,7 +1111,8 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
   g_object_class_install_property (gobject_class, PROP_CHROMA_SUBSAMPLING,
       g_param_spec_enum ("chroma-subsampling", "Chroma subsampling",
           "Chroma subsampling of YCbCr images; no effect on gray "
-          "(cjpegli --chroma_subsampling)",
+          "(cjpegli --chroma_subsampling). YUV input keeps its own: "
+          "default or that one, which narrows the sink caps to its formats",
           GST_TYPE_CT_JPEG_ENC_CHROMA_SUBSAMPLING, DEFAULT_CHROMA_SUBSAMPLING,
           flags));
   g_object_class_install_property (gobject_class, PROP_ADAPTIVE_QUANTIZATION,
