@@ -5,6 +5,8 @@
  */
 #include "element_properties.h"
 
+#include <gst/gst.h>
+
 static const char *const subsampling_nicks[] = {
     [CT_JPEG_SUBSAMPLING_DEFAULT] = "default",
     [CT_JPEG_SUBSAMPLING_444] = "444",
@@ -38,4 +40,17 @@ void ct_element_properties(const ct_jpeg_settings *s, GString *out)
     if (s->fixed_code != d.fixed_code)
         g_string_append(out, " fixed-code=true");
     g_string_append_printf(out, " simd=%s", ct_simd_name(s->simd));
+}
+
+void ct_element_set_properties(GObject *element, const ct_jpeg_settings *s)
+{
+    g_object_set(element, "quality", s->quality, "distance", s->distance,
+                 "progressive-level", s->progressive_level,
+                 "adaptive-quantization", s->adaptive_quantization != 0,
+                 "standard-tables", s->std_quant != 0, "xyb", s->xyb != 0,
+                 "fixed-code", s->fixed_code != 0, NULL);
+    /* The enums by their nicks: the tests do not know their types. */
+    gst_util_set_object_arg(element, "chroma-subsampling",
+                            subsampling_nicks[s->chroma_subsampling]);
+    gst_util_set_object_arg(element, "simd", ct_simd_name(s->simd));
 }

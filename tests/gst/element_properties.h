@@ -6,7 +6,7 @@
 #ifndef CT_TESTS_ELEMENT_PROPERTIES_H
 #define CT_TESTS_ELEMENT_PROPERTIES_H
 
-#include <glib.h>
+#include <glib-object.h>
 
 #include "ctcore/jpeg.h"
 
@@ -14,5 +14,8 @@
  * (so that the element's defaults are checked against cjpegli's too), and
  * simd always. */
 void ct_element_properties(const ct_jpeg_settings *s, GString *out);
+
+/* Sets every encoding property of a ctjpegenc to s. */
+void ct_element_set_properties(GObject *element, const ct_jpeg_settings *s);
 
 #endif
