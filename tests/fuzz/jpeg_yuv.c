@@ -8,9 +8,6 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
-#include <string.h>
-
-#include "ctcore/runtime.h"
 #include "jpeg_input.h"
 
 static const ct_pixel_format yuv_formats[] = {
@@ -67,24 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         image.chroma_stride[0] = strides[1];
         image.chroma_stride[1] = strides[2];
 
-        char errbuf[256];
-        ct_jpeg_output alone = {0}, pooled = {0};
-        const int code = ct_jpeg_encode(NULL, &settings, &image, &alone, errbuf,
-                                        sizeof(errbuf));
-        fuzz_assert(code == CT_OK || code == CT_EINVAL || code == CT_ETOOBIG);
-        fuzz_assert(code == CT_OK ? alone.size > 0 : alone.data == NULL);
-
-        ct_pool *pool = ct_pool_new(2);
-        fuzz_assert(pool);
-        const int pooled_code = ct_jpeg_encode(pool, &settings, &image, &pooled,
-                                               errbuf, sizeof(errbuf));
-        ct_pool_unref(pool);
-        fuzz_assert(pooled_code == code);
-        fuzz_assert(pooled.size == alone.size);
-        fuzz_assert(alone.size == 0 ||
-                    memcmp(pooled.data, alone.data, alone.size) == 0);
-        ct_jpeg_output_free(&alone);
-        ct_jpeg_output_free(&pooled);
+        fuzz_jpeg_encode_twice(&settings, &image);
     }
     for (int p = 0; p < 3; p++)
         free(planes[p]);
