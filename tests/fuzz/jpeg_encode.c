@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_input in = { data, size, 0 };
     ct_jpeg_settings settings;
     fuzz_jpeg_settings(&in, &settings);
-    ct_jpeg_image image = { 0 };
+    ct_jpeg_image image = {0};
     fuzz_jpeg_size(&in, &image.width, &image.height);
     image.format = fuzz_jpeg_format(&in);
     const size_t pixel_bytes = fuzz_jpeg_pixel_bytes(image.format);

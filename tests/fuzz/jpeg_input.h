@@ -136,16 +136,16 @@ static inline void fuzz_jpeg_encode_twice(const ct_jpeg_settings *settings,
                                           const ct_jpeg_image *image)
 {
     char errbuf[256];
-    ct_jpeg_output alone = { 0 }, pooled = { 0 };
-    const int code = ct_jpeg_encode(NULL, settings, image, &alone, errbuf,
-                                    sizeof(errbuf));
+    ct_jpeg_output alone = {0}, pooled = {0};
+    const int code =
+        ct_jpeg_encode(NULL, settings, image, &alone, errbuf, sizeof(errbuf));
     fuzz_assert(code == CT_OK || code == CT_EINVAL || code == CT_ETOOBIG);
     fuzz_assert(code == CT_OK ? alone.size > 0 : alone.data == NULL);
 
     ct_pool *pool = ct_pool_new(2);
     fuzz_assert(pool);
-    const int pooled_code = ct_jpeg_encode(pool, settings, image, &pooled,
-                                           errbuf, sizeof(errbuf));
+    const int pooled_code =
+        ct_jpeg_encode(pool, settings, image, &pooled, errbuf, sizeof(errbuf));
     ct_pool_unref(pool);
     fuzz_assert(pooled_code == code);
     fuzz_assert(pooled.size == alone.size);
