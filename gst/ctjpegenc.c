@@ -11,10 +11,32 @@
  * SECTION:element-ctjpegenc
  * @title: ctjpegenc
  *
- * Encodes raw RGB or gray frames to JPEG, byte-identical to jpegli's
+ * Encodes raw RGB, gray or YUV frames to JPEG, byte-identical to jpegli's
  * cjpegli for the same settings. Formats with a different byte order or an
  * alpha (or padding) byte give the JPEG of their RGB pixels; alpha is
  * dropped.
+ *
+ * YUV frames (I420, YV12, NV12, NV21, Y42B, YUY2, UYVY, YVYU, Y444) are
+ * encoded as they come, as jpegli's raw-data mode encodes their planes: no
+ * conversion to RGB and back, and the JPEG's chroma sampling is the
+ * frame's (4:2:0, 4:2:2 or 4:4:4). A #GstCtJpegEnc:chroma-subsampling
+ * other than default that contradicts it, or #GstCtJpegEnc:xyb, is an
+ * error that names both; the sink caps offer only the YUV formats of the
+ * property's sampling, so a converter upstream picks one of them. The
+ * workers read each layout as it is (the interleaved ones row by row),
+ * nothing is copied on the streaming thread. JPEG's YCbCr is full-range
+ * BT.601, which the caps prefer (colorimetry=1:4:0:0, listed first, so
+ * that a videoconvert upstream produces it); frames of another colorimetry
+ * (limited range, BT.709, ...) are encoded as they are, as jpegenc does,
+ * and decode with JPEG's colors (limited range looks washed out).
+ *
+ * The sink formats, in the order the element prefers them where upstream
+ * offers a choice: the least work for the same picture first. 4:2:0
+ * planar (I420, YV12: the planes as they are), then semi-planar (NV12,
+ * NV21: the chroma pairs gathered), 4:2:2 planar (Y42B) and packed (YUY2,
+ * UYVY, YVYU), 4:4:4 (Y444: three full planes), and last the RGB family
+ * and GRAY8, which go through jpegli's color transform (and, with
+ * chroma-subsampling, its downsampling).
  *
  * Downstream that takes only baseline JPEG (sof-marker=0 in its caps) gets
  * it while #GstCtJpegEnc:progressive-level is unset; a progressive-level
@@ -125,14 +147,26 @@ struct _GstCtJpegEnc
 
 #define SIZE_RANGE "[ 1, 65535 ]"
 
+/* The YUV formats by sampling, each in the order of preference (see the
+ * element's documentation). */
+#define YUV420_FORMATS "I420, YV12, NV12, NV21"
+#define YUV422_FORMATS "Y42B, YUY2, UYVY, YVYU"
+#define YUV444_FORMATS "Y444"
+#define RGB_FORMATS \
+  "RGB, GRAY8, BGR, RGBx, BGRx, xRGB, xBGR, RGBA, BGRA, ARGB, ABGR"
+#define RAW_CAPS(formats) "video/x-raw, format = (string) { " formats " }, " \
+  "width = (int) " SIZE_RANGE ", height = (int) " SIZE_RANGE ", " \
+  "framerate = (fraction) [ 0/1, MAX ]"
+/* JPEG's own YCbCr: full-range BT.601. */
+#define JPEG_COLORIMETRY "1:4:0:0"
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS ("video/x-raw, "
-        "format = (string) { RGB, GRAY8, BGR, RGBx, BGRx, xRGB, xBGR, "
-        "RGBA, BGRA, ARGB, ABGR }, "
-        "width = (int) " SIZE_RANGE ", height = (int) " SIZE_RANGE ", "
-        "framerate = (fraction) [ 0/1, MAX ]"));
+    GST_STATIC_CAPS (RAW_CAPS (YUV420_FORMATS ", " YUV422_FORMATS ", "
+            YUV444_FORMATS) ", colorimetry = (string) " JPEG_COLORIMETRY "; "
+        RAW_CAPS (YUV420_FORMATS ", " YUV422_FORMATS ", " YUV444_FORMATS) "; "
+        RAW_CAPS (RGB_FORMATS)));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
@@ -149,7 +183,8 @@ gst_ct_jpeg_enc_chroma_subsampling_get_type (void)
   static GType type = 0;
   static const GEnumValue values[] = {
     {CT_JPEG_SUBSAMPLING_DEFAULT,
-        "cjpegli's choice: 4:4:4, or jpegli's layout for XYB", "default"},
+          "cjpegli's choice: 4:4:4, or jpegli's layout for XYB; YUV input's "
+          "own", "default"},
     {CT_JPEG_SUBSAMPLING_444, "4:4:4 (no subsampling)", "444"},
     {CT_JPEG_SUBSAMPLING_440, "4:4:0 (half vertical chroma)", "440"},
     {CT_JPEG_SUBSAMPLING_422, "4:2:2 (half horizontal chroma)", "422"},
@@ -306,17 +341,67 @@ gst_ct_jpeg_enc_read_settings (GstCtJpegEnc * self,
   GST_OBJECT_UNLOCK (self);
 }
 
+/* The chroma-subsampling a YUV format implies; DEFAULT for the others. */
+static ct_jpeg_subsampling
+yuv_subsampling (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+    case GST_VIDEO_FORMAT_NV12:
+    case GST_VIDEO_FORMAT_NV21:
+      return CT_JPEG_SUBSAMPLING_420;
+    case GST_VIDEO_FORMAT_Y42B:
+    case GST_VIDEO_FORMAT_YUY2:
+    case GST_VIDEO_FORMAT_UYVY:
+    case GST_VIDEO_FORMAT_YVYU:
+      return CT_JPEG_SUBSAMPLING_422;
+    case GST_VIDEO_FORMAT_Y444:
+      return CT_JPEG_SUBSAMPLING_444;
+    default:
+      return CT_JPEG_SUBSAMPLING_DEFAULT;
+  }
+}
+
+/* The chroma-subsampling property's nick ("420", ...). */
+static const gchar *
+subsampling_nick (ct_jpeg_subsampling subsampling)
+{
+  GEnumClass *klass =
+      g_type_class_ref (GST_TYPE_CT_JPEG_ENC_CHROMA_SUBSAMPLING);
+  GEnumValue *value = g_enum_get_value (klass, subsampling);
+  const gchar *nick = value ? value->value_nick : "?";
+
+  g_type_class_unref (klass);
+  return nick;
+}
+
 /*
- * Settings the properties' ranges let through but jpegli refuses, in the
- * element's terms (ctcore's messages name cjpegli's flags). Returns the
- * message (g_free), or NULL when the settings are valid.
+ * Settings the properties' ranges let through but jpegli refuses for
+ * frames of `format`, in the element's terms (ctcore's messages name
+ * cjpegli's flags). Returns the message (g_free), or NULL when the
+ * settings are valid.
  */
 static gchar *
-settings_error (const ct_jpeg_settings * settings)
+settings_error (const ct_jpeg_settings * settings, GstVideoFormat format)
 {
+  const ct_jpeg_subsampling own = yuv_subsampling (format);
+
   if (settings->fixed_code && settings->progressive_level > 0)
     return g_strdup_printf ("fixed-code=true needs progressive-level=0, "
         "not %d", settings->progressive_level);
+  if (own != CT_JPEG_SUBSAMPLING_DEFAULT &&
+      settings->chroma_subsampling != CT_JPEG_SUBSAMPLING_DEFAULT &&
+      settings->chroma_subsampling != own)
+    return g_strdup_printf ("chroma-subsampling=%s contradicts the %s "
+        "input's chroma subsampling %s: YUV frames are encoded with their "
+        "own; set chroma-subsampling=default or %s, or convert upstream",
+        subsampling_nick (settings->chroma_subsampling),
+        gst_video_format_to_string (format), subsampling_nick (own),
+        subsampling_nick (own));
+  if (own != CT_JPEG_SUBSAMPLING_DEFAULT && settings->xyb)
+    return g_strdup_printf ("xyb=true needs RGB or GRAY8 input, not %s",
+        gst_video_format_to_string (format));
   return NULL;
 }
 
@@ -420,6 +505,25 @@ pixel_format_for (GstVideoFormat format)
     case GST_VIDEO_FORMAT_xBGR:
     case GST_VIDEO_FORMAT_ABGR:
       return CT_PIXEL_XBGR8;
+      /* YV12 is I420 with the chroma planes swapped: the frame's U and V
+       * components are passed as Cb and Cr. */
+    case GST_VIDEO_FORMAT_I420:
+    case GST_VIDEO_FORMAT_YV12:
+      return CT_PIXEL_I420;
+    case GST_VIDEO_FORMAT_NV12:
+      return CT_PIXEL_NV12;
+    case GST_VIDEO_FORMAT_NV21:
+      return CT_PIXEL_NV21;
+    case GST_VIDEO_FORMAT_Y42B:
+      return CT_PIXEL_I422;
+    case GST_VIDEO_FORMAT_YUY2:
+      return CT_PIXEL_YUYV;
+    case GST_VIDEO_FORMAT_UYVY:
+      return CT_PIXEL_UYVY;
+    case GST_VIDEO_FORMAT_YVYU:
+      return CT_PIXEL_YVYU;
+    case GST_VIDEO_FORMAT_Y444:
+      return CT_PIXEL_I444;
     default:
       return CT_PIXEL_RGB8;
   }
@@ -635,7 +739,7 @@ gst_ct_jpeg_enc_set_format (GstVideoEncoder * encoder,
     return TRUE;
   }
   /* Invalid settings fail the first frame, which says why on the bus. */
-  invalid = settings_error (&settings);
+  invalid = settings_error (&settings, GST_VIDEO_INFO_FORMAT (&state->info));
   if (invalid)
     GST_DEBUG_OBJECT (self, "no encoder yet: %s", invalid);
   else if (gst_ct_jpeg_enc_configure (self, &settings, &flow, &function, err,
@@ -681,21 +785,70 @@ gst_ct_jpeg_enc_propose_allocation (GstVideoEncoder * encoder,
   return TRUE;
 }
 
-/* Whether the mapped plane holds every row the frame's stride and size
- * say: a video meta may describe more than the memory has. */
+/* Whether plane p of the mapped frame holds every row its stride and size
+ * say: a video meta may describe more than the memory has. A row is the
+ * bytes up to the last one of its last pixel (of a packed 4:2:2 group). */
+static gboolean
+plane_fits (const GstVideoFrame * vframe, guint p)
+{
+  const GstVideoFormatInfo *finfo = vframe->info.finfo;
+  /* With a video meta each plane has its memory's map; without, the
+   * buffer's is map[0]. */
+  const GstMapInfo *map = vframe->map[p].data ? &vframe->map[p] :
+      &vframe->map[0];
+  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vframe, p);
+  const guint8 *memory = map->data;
+  gsize available = map->size;
+  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, p);
+  gsize row = p == 0 ? (gsize) GST_VIDEO_FRAME_WIDTH (vframe) *
+      GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, 0) : 0;
+  gint height = 0;
+
+  for (guint c = 0; c < GST_VIDEO_FRAME_N_COMPONENTS (vframe); c++) {
+    gsize end;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != p)
+      continue;
+    end = GST_VIDEO_FRAME_COMP_POFFSET (vframe, c) +
+        (gsize) (GST_VIDEO_FRAME_COMP_WIDTH (vframe, c) - 1) *
+        GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, c) + 1;
+    row = MAX (row, end);
+    height = GST_VIDEO_FRAME_COMP_HEIGHT (vframe, c);
+  }
+  return data >= memory && height > 0 && stride >= 0 &&
+      (gsize) stride >= row &&
+      (gsize) stride * (height - 1) + row <= available - (data - memory);
+}
+
 static gboolean
 frame_fits (const GstVideoFrame * vframe)
 {
-  const guint8 *data = GST_VIDEO_FRAME_PLANE_DATA (vframe, 0);
-  gsize available = vframe->map[0].size - (data - vframe->map[0].data);
-  gint stride = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, 0);
-  gsize row = (gsize) GST_VIDEO_FRAME_WIDTH (vframe) *
-      GST_VIDEO_FRAME_COMP_PSTRIDE (vframe, 0);
+  for (guint p = 0; p < GST_VIDEO_FRAME_N_PLANES (vframe); p++)
+    if (!plane_fits (vframe, p))
+      return FALSE;
+  return TRUE;
+}
 
-  return GST_VIDEO_FRAME_HEIGHT (vframe) > 0 && stride >= 0 &&
-      (gsize) stride >= row &&
-      (gsize) stride * (GST_VIDEO_FRAME_HEIGHT (vframe) - 1) + row <=
-      available;
+/* The chroma planes of a planar or semi-planar frame: Cb and Cr, by
+ * component (so YV12's swapped planes come in order), or the plane of
+ * pairs. */
+static void
+gst_ct_jpeg_enc_chroma_planes (const GstVideoFrame * vframe,
+    ct_jpeg_image * image)
+{
+  image->chroma[0] = image->chroma[1] = NULL;
+  image->chroma_stride[0] = image->chroma_stride[1] = 0;
+  if (GST_VIDEO_FRAME_N_PLANES (vframe) == 3) {
+    image->chroma[0] = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_U);
+    image->chroma_stride[0] =
+        GST_VIDEO_FRAME_COMP_STRIDE (vframe, GST_VIDEO_COMP_U);
+    image->chroma[1] = GST_VIDEO_FRAME_COMP_DATA (vframe, GST_VIDEO_COMP_V);
+    image->chroma_stride[1] =
+        GST_VIDEO_FRAME_COMP_STRIDE (vframe, GST_VIDEO_COMP_V);
+  } else if (GST_VIDEO_FRAME_N_PLANES (vframe) == 2) {
+    image->chroma[0] = GST_VIDEO_FRAME_PLANE_DATA (vframe, 1);
+    image->chroma_stride[0] = GST_VIDEO_FRAME_PLANE_STRIDE (vframe, 1);
+  }
 }
 
 static GstFlowReturn
@@ -732,7 +885,7 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
     if (!progressive_level_set)
       self->progressive_level = settings.progressive_level;
   }
-  invalid = settings_error (&settings);
+  invalid = settings_error (&settings, GST_VIDEO_INFO_FORMAT (info));
   if (invalid) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS, ("%s", invalid), (NULL));
     g_free (invalid);
@@ -809,6 +962,7 @@ gst_ct_jpeg_enc_handle_frame (GstVideoEncoder * encoder,
   image.format = pixel_format_for (GST_VIDEO_FRAME_FORMAT (&pending->vframe));
   image.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&pending->vframe, 0);
   image.pixels = GST_VIDEO_FRAME_PLANE_DATA (&pending->vframe, 0);
+  gst_ct_jpeg_enc_chroma_planes (&pending->vframe, &image);
   ret = ct_jpeg_send_frame (self->encoder, &image, pending);
   if (ret < 0) {
     gst_ct_jpeg_enc_pending_free (pending);
@@ -836,6 +990,54 @@ gst_ct_jpeg_enc_flush (GstVideoEncoder * encoder)
       g_queue_get_length (&self->pending));
   gst_ct_jpeg_enc_drop_pending (self);
   return TRUE;
+}
+
+/* The YUV formats the settings take: those of the chroma-subsampling set
+ * (all while it is default), none for xyb or 4:4:0. */
+static const gchar *
+yuv_formats_for (const ct_jpeg_settings * settings)
+{
+  if (settings->xyb)
+    return NULL;
+  switch (settings->chroma_subsampling) {
+    case CT_JPEG_SUBSAMPLING_DEFAULT:
+      return YUV420_FORMATS ", " YUV422_FORMATS ", " YUV444_FORMATS;
+    case CT_JPEG_SUBSAMPLING_420:
+      return YUV420_FORMATS;
+    case CT_JPEG_SUBSAMPLING_422:
+      return YUV422_FORMATS;
+    case CT_JPEG_SUBSAMPLING_444:
+      return YUV444_FORMATS;
+    default:
+      return NULL;
+  }
+}
+
+/* The template's caps with only the YUV formats the properties take, so
+ * that a converter upstream produces one of them. */
+static GstCaps *
+gst_ct_jpeg_enc_getcaps (GstVideoEncoder * encoder, GstCaps * filter)
+{
+  GstCtJpegEnc *self = GST_CT_JPEG_ENC (encoder);
+  ct_jpeg_settings settings;
+  gboolean progressive_level_set;
+  const gchar *yuv;
+  gchar *description;
+  GstCaps *caps, *result;
+
+  gst_ct_jpeg_enc_read_settings (self, &settings, &progressive_level_set);
+  yuv = yuv_formats_for (&settings);
+  if (yuv)
+    description = g_strdup_printf (RAW_CAPS ("%s") ", colorimetry = "
+        "(string) " JPEG_COLORIMETRY "; " RAW_CAPS ("%s") "; "
+        RAW_CAPS (RGB_FORMATS), yuv, yuv);
+  else
+    description = g_strdup (RAW_CAPS (RGB_FORMATS));
+  caps = gst_caps_from_string (description);
+  g_free (description);
+  result = gst_video_encoder_proxy_getcaps (encoder, caps, filter);
+  gst_caps_unref (caps);
+  return result;
 }
 
 static gboolean
@@ -909,7 +1111,8 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
   g_object_class_install_property (gobject_class, PROP_CHROMA_SUBSAMPLING,
       g_param_spec_enum ("chroma-subsampling", "Chroma subsampling",
           "Chroma subsampling of YCbCr images; no effect on gray "
-          "(cjpegli --chroma_subsampling)",
+          "(cjpegli --chroma_subsampling). YUV input keeps its own: "
+          "default or that one, which narrows the sink caps to its formats",
           GST_TYPE_CT_JPEG_ENC_CHROMA_SUBSAMPLING, DEFAULT_CHROMA_SUBSAMPLING,
           flags));
   g_object_class_install_property (gobject_class, PROP_ADAPTIVE_QUANTIZATION,
@@ -963,6 +1166,7 @@ gst_ct_jpeg_enc_class_init (GstCtJpegEncClass * klass)
   venc_class->set_format = gst_ct_jpeg_enc_set_format;
   venc_class->propose_allocation = gst_ct_jpeg_enc_propose_allocation;
   venc_class->sink_query = gst_ct_jpeg_enc_sink_query;
+  venc_class->getcaps = gst_ct_jpeg_enc_getcaps;
   venc_class->handle_frame = gst_ct_jpeg_enc_handle_frame;
   venc_class->finish = gst_ct_jpeg_enc_finish;
   venc_class->flush = gst_ct_jpeg_enc_flush;

@@ -1,7 +1,8 @@
 /*
- * ctjpeg: encodes a PPM/PGM file to JPEG with ctcore, taking cjpegli's
- * flags, so that the two can be compared byte for byte and timed side by
- * side, on a worker pool or as the plain sequential chain. As cjpegli: "-"
+ * ctjpeg: encodes a PPM/PGM file (or, with --yuv, raw planar YCbCr) to
+ * JPEG with ctcore, taking cjpegli's flags, so that the two can be
+ * compared byte for byte and timed side by side, on a worker pool or as
+ * the plain sequential chain. As cjpegli: "-"
  * for standard input and output, exit status 1 on any error; quiet unless
  * asked (--verbose, or --num_reps for the timing).
  *
@@ -14,10 +15,11 @@
 
 #include "cjpegli_flags.h"
 #include "cli.h"
+#include "common/clock.h"
 #include "ctcore/jpeg.h"
 #include "ctcore/runtime.h"
 #include "pnm.h"
-#include "common/clock.h"
+#include "yuv.h"
 
 /* The most workers --threads accepts, as ctjpegenc's threads property. */
 #define MAX_THREADS 1024
@@ -26,10 +28,18 @@ static void usage(FILE *f)
 {
     fputs(
         "usage: ctjpeg INPUT.ppm|pgm OUTPUT.jpg [flags]\n"
+        "       ctjpeg --yuv=420|422|444 --size WxH INPUT.yuv OUTPUT.jpg "
+        "[flags]\n"
         "Encodes a binary 8-bit PPM (P6) or PGM (P5) like cjpegli does;\n"
         "INPUT - reads standard input, OUTPUT - writes standard output.\n"
+        "With --yuv, INPUT is raw planar 8-bit YCbCr (full range): the Y\n"
+        "plane, then Cb, then Cr, each tightly packed at its own size\n"
+        "(420: chroma ceil(W/2) x ceil(H/2); 422: ceil(W/2) x H; 444: W x H),\n"
+        "encoded as jpegli's raw-data mode encodes planes, in their own\n"
+        "sampling (--chroma_subsampling must agree or be left out; no --xyb).\n"
         "  -q, --quality N           quality 1..100 (default 90)\n"
-        "  -d, --distance F          butteraugli distance 0..25 (default 1.0);\n"
+        "  -d, --distance F          butteraugli distance 0..25 (default "
+        "1.0);\n"
         "                            only one of -q and -d\n"
         "  -p, --progressive_level N 0 (sequential) .. 2 (default 2)\n"
         "  --chroma_subsampling=444|440|422|420\n"
@@ -39,11 +49,15 @@ static void usage(FILE *f)
         "  --noadaptive_quantization\n"
         "  --fixed_code              Annex K Huffman codes (needs -p 0)\n"
         "  --simd=auto|sse2|avx2     which reference arithmetic to reproduce\n"
-        "                            (default auto: avx2 on CPUs with AVX2 and\n"
+        "                            (default auto: avx2 on CPUs with AVX2 "
+        "and\n"
         "                            FMA, else sse2; or the CT_SIMD variable)\n"
         "  --threads N               worker threads, 0 = one per online CPU\n"
-        "                            (default 0); the bytes do not depend on it\n"
+        "                            (default 0); the bytes do not depend on "
+        "it\n"
         "  --sequential              the plain sequential chain, no pool\n"
+        "  --yuv=420|422|444         INPUT is raw planar YCbCr (above)\n"
+        "  --size WxH                its width and height (needs --yuv)\n"
         "  --num_reps N              encode N times (on one pool) and print\n"
         "                            the timing\n"
         "  -v, --verbose             print the image, the settings, the size\n"
@@ -100,6 +114,8 @@ typedef struct ctjpeg_flags {
     long threads;
     int threads_set;
     int sequential;
+    ct_pixel_format yuv; /* 0: a PNM file */
+    unsigned long width, height;
 } ctjpeg_flags;
 
 static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
@@ -122,6 +138,32 @@ static int parse_tool_flag(void *tool_flags, const char *arg, int argc,
             return -1;
         }
         f->threads_set = 1;
+    } else if ((value = flag_value("--yuv", arg, argc, argv, i))) {
+        f->yuv = strcmp(value, "420") == 0   ? CT_PIXEL_I420
+                 : strcmp(value, "422") == 0 ? CT_PIXEL_I422
+                 : strcmp(value, "444") == 0 ? CT_PIXEL_I444
+                                             : (ct_pixel_format)0;
+        if (!f->yuv) {
+            fprintf(stderr, "ctjpeg: invalid --yuv '%s' (420, 422 or 444)\n",
+                    value);
+            return -1;
+        }
+    } else if ((value = flag_value("--size", arg, argc, argv, i))) {
+        errno = 0;
+        f->width = strtoul(value, &end, 10);
+        if (!errno && end != value && *end == 'x') {
+            const char *h = end + 1;
+            f->height = strtoul(h, &end, 10);
+            if (end == h)
+                f->height = 0;
+        }
+        if (errno || *end || f->width < 1 || f->height < 1 ||
+            f->width > CT_JPEG_MAX_DIMENSION ||
+            f->height > CT_JPEG_MAX_DIMENSION) {
+            fprintf(stderr, "ctjpeg: invalid --size '%s' (WxH, 1..%d each)\n",
+                    value, CT_JPEG_MAX_DIMENSION);
+            return -1;
+        }
     } else if ((value = flag_value("--num_reps", arg, argc, argv, i))) {
         f->num_reps = strtoul(value, &end, 10);
         if (end == value || *end || f->num_reps < 1 ||
@@ -162,12 +204,24 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    ct_pnm_image pnm;
-    if (ct_pnm_read(tool.args.input, &pnm, err, sizeof(err)) < 0) {
+    if (!tool.yuv != !tool.width) {
+        fprintf(stderr, "ctjpeg: --yuv and --size go together\n");
+        return 1;
+    }
+
+    ct_pnm_image pnm = {0};
+    ct_yuv_planes planes = {0};
+    const int read = tool.yuv
+                         ? ct_yuv_planes_read(
+                               tool.args.input, tool.yuv, (uint32_t)tool.width,
+                               (uint32_t)tool.height, &planes, err, sizeof(err))
+                         : ct_pnm_read(tool.args.input, &pnm, err, sizeof(err));
+    if (read < 0) {
         fprintf(stderr, "ctjpeg: %s\n", err);
         return 1;
     }
-    const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
+    const ct_jpeg_image image =
+        tool.yuv ? ct_yuv_jpeg_image(&planes) : ct_pnm_jpeg_image(&pnm);
     const int verbose = tool.verbose && !tool.args.quiet;
     const int print_timing = verbose || (tool.num_reps_set && !tool.args.quiet);
 
@@ -192,7 +246,12 @@ int main(int argc, char **argv)
                      ct_pool_threads(pool),
                      ct_pool_threads(pool) == 1 ? "" : "s");
         fprintf(stderr, "Read %ux%u %s image; encoding for %s, %s.\n",
-                pnm.width, pnm.height, pnm.channels == 3 ? "RGB" : "gray",
+                image.width, image.height,
+                tool.yuv == CT_PIXEL_I420   ? "YCbCr 4:2:0"
+                : tool.yuv == CT_PIXEL_I422 ? "YCbCr 4:2:2"
+                : tool.yuv == CT_PIXEL_I444 ? "YCbCr 4:4:4"
+                : pnm.channels == 3         ? "RGB"
+                                            : "gray",
                 ct_simd_name(ct_simd_resolve(tool.cjpegli.settings.simd)),
                 workers);
     }
@@ -219,7 +278,7 @@ int main(int argc, char **argv)
                 to_stdout ? "<stdout>" : tool.args.output, strerror(errno));
         goto done;
     }
-    const double pixels = (double)pnm.width * (double)pnm.height;
+    const double pixels = (double)image.width * (double)image.height;
     if (verbose)
         fprintf(stderr, "Compressed to %zu bytes (%.3f bpp).\n", out.size,
                 (double)out.size * 8.0 / pixels);
@@ -229,7 +288,7 @@ int main(int argc, char **argv)
         double median = tool.num_reps % 2 ? times[half] :
                         (times[half - 1] + times[half]) / 2;
         fprintf(stderr, "%ux%u, median %.3f ms, %.3f MP/s over %lu reps\n",
-                pnm.width, pnm.height, median * 1e3, pixels * 1e-6 / median,
+                image.width, image.height, median * 1e3, pixels * 1e-6 / median,
                 tool.num_reps);
     }
     status = 0;
@@ -238,5 +297,6 @@ done:
     free(times);
     ct_pool_unref(pool);
     ct_pnm_free(&pnm);
+    ct_yuv_planes_free(&planes);
     return status;
 }

@@ -45,12 +45,22 @@ typedef struct ct_jpeg_scan {
     int Ss, Se, Ah, Al;
 } ct_jpeg_scan;
 
-/* Bytes per pixel of a layout (ct_pixel_format), 0 for an unknown one. */
+/* Bytes per pixel of a layout (ct_pixel_format), of its Y plane in the
+ * YCbCr layouts (2 in the packed ones), 0 for an unknown one. */
 static inline int ct_jpeg_pixel_bytes(ct_pixel_format format)
 {
     switch (format) {
     case CT_PIXEL_GRAY8:
+    case CT_PIXEL_I420:
+    case CT_PIXEL_I422:
+    case CT_PIXEL_I444:
+    case CT_PIXEL_NV12:
+    case CT_PIXEL_NV21:
         return 1;
+    case CT_PIXEL_YUYV:
+    case CT_PIXEL_UYVY:
+    case CT_PIXEL_YVYU:
+        return 2;
     case CT_PIXEL_RGB8:
     case CT_PIXEL_BGR8:
         return 3;
@@ -97,6 +107,9 @@ typedef struct ct_jpeg_frame {
     ct_jpeg_scan scans[CT_JPEG_MAX_SCANS];
 
     int xyb;
+    /* A YCbCr layout, encoded as jpegli_write_raw_data encodes its planes:
+     * no color transform, each component read at its own resolution. */
+    int yuv;
     ct_simd simd;              /* resolved: CT_SIMD_SSE2 or CT_SIMD_AVX2 */
     unsigned cpu_flags;        /* the kernels this CPU may run (common/cpu.h) */
 } ct_jpeg_frame;
@@ -114,7 +127,8 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
 
 /*
  * The checks of an image that its settings cannot make: a known layout,
- * pixels, and rows no shorter than width pixels. Returns CT_OK or CT_EINVAL
+ * pixels (and the planes a YCbCr layout needs), and rows no shorter than
+ * width pixels. Returns CT_OK or CT_EINVAL
  * with a message in errbuf.
  */
 int ct_jpeg_check_pixels(const ct_jpeg_image *image, char *errbuf,

@@ -35,20 +35,30 @@
  * for luma blocks [bx0, bx1) (within the image), which read luma columns
  * 8bx0-9 .. 8bx1+8.
  *
+ * YCbCr layouts (jpegli_write_raw_data) skip the color transform and the
+ * downsampling: each component is read at its own resolution, the luma and
+ * full-resolution components into the plane rows as above, the subsampled
+ * chroma straight into the iMCU row buffer that downsampling fills for RGB
+ * input. The reference's caller pads each plane by repeating its last
+ * column to the component's width in blocks and its last row to the end
+ * of the last iMCU row, and jpegli's PadRow adds the border of one; the
+ * clamped reads here give the same samples.
+ *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from jpegli lib/jpegli/encode.cc (ReadInputRow, PadInputBuffer,
- * ProcessiMCURow), lib/jpegli/downsample.cc (DownsampleInputBuffer),
- * lib/jpegli/adaptive_quantization.cc (ComputeAdaptiveQuantField) and
- * lib/jpegli/encode_streaming.cc (ProcessiMCURow) (BSD-3-Clause, Copyright
- * the JPEG XL Project Authors).
+ * jpegli_write_raw_data, ProcessiMCURow), lib/jpegli/downsample.cc
+ * (DownsampleInputBuffer), lib/jpegli/adaptive_quantization.cc
+ * (ComputeAdaptiveQuantField) and lib/jpegli/encode_streaming.cc
+ * (ProcessiMCURow) (BSD-3-Clause, Copyright the JPEG XL Project Authors).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/intmath.h"
 #include "pixel_dsp.h"
 #include "pixels.h"
 #include "xyb.h"
-#include "common/intmath.h"
+#include "yuv_layout.h"
 
 /* Spare floats left and right of every row buffer: the context columns of
  * a tile and the kernels' reads one past a row live there (16 keeps x = 0
@@ -90,6 +100,9 @@ struct ct_jpeg_pixel_scratch {
     /* The tile's columns of one image row as packed RGB, for the layouts
      * that are not (NULL for RGB and gray images). */
     uint8_t *rgb_row;
+    /* One component's samples of a row, for the YCbCr layouts that
+     * interleave them (NULL for the others). */
+    uint8_t *yuv_row;
     void *memory;
 };
 
@@ -127,6 +140,14 @@ static int is_full_resolution(const ct_jpeg_component *comp)
     return comp->h_factor == 1 && comp->v_factor == 1;
 }
 
+/* The components whose rows go through the plane rows: all of them, but
+ * the subsampled chroma of a YCbCr layout, which is read at its own
+ * resolution. */
+static int uses_plane_rows(const ct_jpeg_frame *frame, int c)
+{
+    return !frame->yuv || is_full_resolution(&frame->comp[c]);
+}
+
 static int imcu_width(const ct_jpeg_frame *frame)
 {
     return CT_DCTSIZE * frame->max_h_samp;
@@ -156,7 +177,8 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame,
 
     size_t total = 0;
     for (int c = 0; c < frame->num_components; ++c) {
-        total += (size_t)s->ring_rows * s->ring_stride;
+        if (uses_plane_rows(frame, c))
+            total += (size_t)s->ring_rows * s->ring_stride;
         if (!is_full_resolution(&frame->comp[c]))
             total += (size_t)down_rows * s->down_stride;
     }
@@ -175,8 +197,10 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame,
     memset(mem, 0, bytes);
     s->memory = mem;
     for (int c = 0; c < frame->num_components; ++c) {
-        s->ring[c] = mem + ROW_MARGIN;
-        mem += (size_t)s->ring_rows * s->ring_stride;
+        if (uses_plane_rows(frame, c)) {
+            s->ring[c] = mem + ROW_MARGIN;
+            mem += (size_t)s->ring_rows * s->ring_stride;
+        }
         if (!is_full_resolution(&frame->comp[c])) {
             s->down[c] = mem + ROW_MARGIN;
             mem += (size_t)down_rows * s->down_stride;
@@ -187,7 +211,16 @@ ct_jpeg_pixel_scratch *ct_jpeg_pixel_scratch_new(const ct_jpeg_frame *frame,
         mem += (size_t)s->pre_rows * s->pre_stride;
         s->qf = mem;
     }
-    if (frame->format != CT_PIXEL_RGB8 && frame->format != CT_PIXEL_GRAY8) {
+    if (frame->yuv) {
+        if (ct_jpeg_yuv_needs_gather(frame->format)) {
+            s->yuv_row = malloc(tile_width + 2 * (size_t)context);
+            if (s->yuv_row == NULL) {
+                ct_jpeg_pixel_scratch_free(s);
+                return NULL;
+            }
+        }
+    } else if (frame->format != CT_PIXEL_RGB8 &&
+               frame->format != CT_PIXEL_GRAY8) {
         s->rgb_row = malloc(3 * (tile_width + 2 * (size_t)context));
         if (s->rgb_row == NULL) {
             ct_jpeg_pixel_scratch_free(s);
@@ -202,6 +235,7 @@ void ct_jpeg_pixel_scratch_free(ct_jpeg_pixel_scratch *scratch)
     if (scratch == NULL)
         return;
     free(scratch->rgb_row);
+    free(scratch->yuv_row);
     free(scratch->memory);
     free(scratch);
 }
@@ -287,9 +321,41 @@ static void reorder_to_rgb8(const uint8_t *in, ct_pixel_format format,
     case CT_PIXEL_XBGR8:
         reorder_row(in, n, 4, 3, 2, 1, rgb);
         break;
-    case CT_PIXEL_GRAY8:
-    case CT_PIXEL_RGB8:
+    default: /* RGB8 and GRAY8 are read as they are, and the YCbCr
+                layouts by produce_yuv_row */
         break;
+    }
+}
+
+/* Repeats the first converted sample of a row over [from, conv0) and the
+ * last over [conv1, to): row[0] is column conv0. */
+static void pad_row(float *row, int from, int conv0, int conv1, int to)
+{
+    const float first = row[0];
+    const float last = row[conv1 - conv0 - 1];
+    for (int x = from; x < conv0; ++x)
+        row[x - conv0] = first;
+    for (int x = conv1; x < to; ++x)
+        row[x - conv0] = last;
+}
+
+/* jpegli_write_raw_data's input method (ReadUint8RowSingle: 8-bit samples
+ * to float) for the tile's columns of plane row y of the components that
+ * use the plane rows, and the padding. */
+static void produce_yuv_row(const ct_jpeg_frame *frame,
+                            const ct_jpeg_image *image,
+                            ct_jpeg_pixel_scratch *s, const tile_columns *t,
+                            int y, int conv0, int conv1)
+{
+    const int src_y = ct_min_int(y, (int)frame->height - 1);
+    const size_t n = (size_t)(conv1 - conv0);
+    for (int c = 0; c < frame->num_components; ++c) {
+        if (!uses_plane_rows(frame, c))
+            continue;
+        float *row = plane_row(s, c, y) + (conv0 - t->x0);
+        s->dsp.gray8_to_float(
+            ct_jpeg_yuv_row(image, c, src_y, conv0, n, s->yuv_row), n, row);
+        pad_row(row, t->produce0, conv0, conv1, t->produce1);
     }
 }
 
@@ -303,6 +369,10 @@ static void produce_row(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
     /* The columns that are image pixels; the rest repeat an edge pixel. */
     const int conv0 = ct_max_int(t->produce0, 0);
     const int conv1 = ct_min_int(t->produce1, width);
+    if (frame->yuv) {
+        produce_yuv_row(frame, image, s, t, y, conv0, conv1);
+        return;
+    }
     const uint8_t *in = image->pixels + (size_t)src_y * image->stride +
                         (size_t)conv0 * ct_jpeg_pixel_bytes(frame->format);
     const size_t n = (size_t)(conv1 - conv0);
@@ -323,15 +393,8 @@ static void produce_row(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
     else
         s->dsp.rgb8_to_ycbcr(in, n, rows[0], rows[1], rows[2]);
 
-    for (int c = 0; c < frame->num_components; ++c) {
-        float *row = rows[c];
-        const float first = row[0];
-        const float last = row[n - 1];
-        for (int x = t->produce0; x < conv0; ++x)
-            row[x - conv0] = first;
-        for (int x = conv1; x < t->produce1; ++x)
-            row[x - conv0] = last;
-    }
+    for (int c = 0; c < frame->num_components; ++c)
+        pad_row(rows[c], t->produce0, conv0, conv1, t->produce1);
 }
 
 /* ComputePreErosion's output row p over the tile's pre-erosion columns,
@@ -428,6 +491,34 @@ static void downsample(const ct_jpeg_frame *frame, ct_jpeg_pixel_scratch *s,
     }
 }
 
+/* jpegli_write_raw_data for a subsampled chroma component of a YCbCr
+ * layout: the tile's blocks of iMCU row r of component c into the iMCU row
+ * buffer, each plane row and column clamped to the plane (the caller's
+ * padding of the reference). */
+static void read_subsampled_rows(const ct_jpeg_frame *frame,
+                                 const ct_jpeg_image *image,
+                                 ct_jpeg_pixel_scratch *s,
+                                 const tile_columns *t, int r, int c)
+{
+    const ct_jpeg_component *comp = &frame->comp[c];
+    int bx0, bx1;
+    component_blocks(comp, t, &bx0, &bx1);
+    const int plane_width = ct_div_ceil((int)frame->width, comp->h_factor);
+    const int plane_height = ct_div_ceil((int)frame->height, comp->v_factor);
+    const int x0 = bx0 * CT_DCTSIZE;
+    const int x1 = bx1 * CT_DCTSIZE;
+    const int conv1 = ct_min_int(x1, plane_width);
+    const size_t n = (size_t)(conv1 - x0);
+    const int y0 = r * CT_DCTSIZE * comp->v_samp;
+    for (int j = 0; j < CT_DCTSIZE * comp->v_samp; ++j) {
+        const int y = ct_min_int(y0 + j, plane_height - 1);
+        float *out = s->down[c] + (size_t)j * s->down_stride;
+        s->dsp.gray8_to_float(ct_jpeg_yuv_row(image, c, y, x0, n, s->yuv_row),
+                              n, out);
+        pad_row(out, x0, x0, conv1, x1);
+    }
+}
+
 /* ProcessiMCURow (coefficient mode) for the tile's blocks of component c
  * in iMCU row r. */
 static void compute_blocks(const ct_jpeg_frame *frame, ct_jpeg_pixel_scratch *s,
@@ -484,7 +575,9 @@ void ct_jpeg_pixel_tile(const ct_jpeg_frame *frame, const ct_jpeg_image *image,
         if (frame->use_adaptive_quantization)
             compute_quant_field(frame, scratch, &t, r, &next_pre);
         for (int c = 0; c < frame->num_components; ++c) {
-            if (!is_full_resolution(&frame->comp[c]))
+            if (!uses_plane_rows(frame, c))
+                read_subsampled_rows(frame, image, scratch, &t, r, c);
+            else if (!is_full_resolution(&frame->comp[c]))
                 downsample(frame, scratch, &t, r, c);
             compute_blocks(frame, scratch, &t, r, c, coeffs);
         }

@@ -15,9 +15,10 @@
 
 #include "common/cpu.h"
 #include "common/errbuf.h"
+#include "common/intmath.h"
 #include "frame.h"
 #include "quant_tables.h"
-#include "common/intmath.h"
+#include "yuv_layout.h"
 
 /* cjpegli always asks for baseline tables (jpegli_set_quality and
  * jpegli_set_distance with force_baseline TRUE): 8-bit quantizers. */
@@ -82,6 +83,21 @@ static int validate_settings(const ct_jpeg_settings *s, uint32_t width,
     if (s->progressive_level > 0 && s->fixed_code)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "--fixed_code must be used together with -p 0");
+    if (ct_jpeg_yuv_is_yuv(format)) {
+        const ct_jpeg_subsampling own = ct_jpeg_yuv_subsampling(format);
+        if (s->chroma_subsampling != CT_JPEG_SUBSAMPLING_DEFAULT &&
+            s->chroma_subsampling != own)
+            return ct_errbuf_set(
+                errbuf, errbuf_size, CT_EINVAL,
+                "chroma subsampling %s contradicts the %s input's %s: "
+                "YCbCr input is encoded with its own sampling",
+                ct_jpeg_subsampling_name(s->chroma_subsampling),
+                ct_jpeg_yuv_name(format), ct_jpeg_subsampling_name(own));
+        if (s->xyb)
+            return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
+                                 "--xyb needs RGB or gray input, not %s",
+                                 ct_jpeg_yuv_name(format));
+    }
     if (s->simd != CT_SIMD_AUTO && s->simd != CT_SIMD_SSE2 &&
         s->simd != CT_SIMD_AVX2)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
@@ -273,6 +289,19 @@ static void apply_chroma_subsampling(ct_jpeg_frame *f, ct_jpeg_subsampling s)
     }
 }
 
+/* The YCbCr layouts: component 0 takes the layout's sampling, 1 and 2 stay
+ * at 1x1, as the golden set's raw-data API sequence sets them after
+ * jpegli_set_defaults. */
+static void apply_layout_sampling(ct_jpeg_frame *f)
+{
+    ct_jpeg_yuv_luma_sampling(f->format, &f->comp[0].h_samp,
+                              &f->comp[0].v_samp);
+    for (int c = 1; c < f->num_components; ++c) {
+        f->comp[c].h_samp = 1;
+        f->comp[c].v_samp = 1;
+    }
+}
+
 /* The geometry part of ProcessCompressionParams (encode.cc). */
 static void process_compression_params(ct_jpeg_frame *f)
 {
@@ -446,6 +475,7 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
     /* cjpegli hands jpegli three float channels in XYB mode, even for a
      * gray image. */
     frame->format = format;
+    frame->yuv = ct_jpeg_yuv_is_yuv(format);
     frame->input_components =
         frame->xyb || format != CT_PIXEL_GRAY8 ? 3 : 1;
     frame->simd = ct_simd_resolve(settings->simd);
@@ -456,7 +486,10 @@ int ct_jpeg_setup(ct_jpeg_frame *frame, const ct_jpeg_settings *settings,
     set_quant_matrices(frame, quality_to_distance(90), 0,
                        settings->std_quant && !frame->xyb);
 
-    apply_chroma_subsampling(frame, settings->chroma_subsampling);
+    if (frame->yuv)
+        apply_layout_sampling(frame);
+    else
+        apply_chroma_subsampling(frame, settings->chroma_subsampling);
     frame->use_adaptive_quantization = settings->adaptive_quantization != 0;
 
     /* jpegli_set_distance, with cjpegli's quality -> distance mapping. */
@@ -481,6 +514,8 @@ int ct_jpeg_check_pixels(const ct_jpeg_image *image, char *errbuf,
     if (bytes == 0)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "unknown pixel format %d", (int)image->format);
+    if (ct_jpeg_yuv_is_yuv(image->format))
+        return ct_jpeg_yuv_check(image, errbuf, errbuf_size);
     if (image->pixels == NULL)
         return ct_errbuf_set(errbuf, errbuf_size, CT_EINVAL,
                              "image has no pixels (NULL)");

@@ -95,36 +95,62 @@ int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
         return -1;
     }
 
+    /* The columns, by the header's names, in ct_golden_row's order. */
+    static const char *const names[] = {"input",  "format", "width",
+                                        "height", "flags",  "target",
+                                        "output", "sha256", "bytes"};
+    enum { NUM_COLUMNS = sizeof(names) / sizeof(names[0]) };
+    int column_of[NUM_COLUMNS];
+    for (int k = 0; k < NUM_COLUMNS; k++)
+        column_of[k] = -1;
     int line_number = 0;
     char *save = NULL;
     for (char *line = strtok_r(text, "\n", &save); line;
          line = strtok_r(NULL, "\n", &save)) {
         line_number++;
         char *cursor = line;
-        ct_golden_row row;
-        row.input = next_field(&cursor);
-        row.flags = next_field(&cursor);
-        row.target = next_field(&cursor);
-        row.output = next_field(&cursor);
-        row.sha256 = next_field(&cursor);
-        row.bytes = next_field(&cursor);
-        if (!row.output) {
-            snprintf(errbuf, errbuf_size, "%s:%d: fewer than 4 columns",
-                     path, line_number);
-            ct_golden_manifest_free(manifest);
-            return -1;
-        }
+        const char *fields[NUM_COLUMNS + 1];
+        int n = 0;
+        for (char *field; n <= NUM_COLUMNS && (field = next_field(&cursor));)
+            fields[n++] = field;
         if (line_number == 1) {
-            if (strcmp(row.input, "input") || strcmp(row.flags, "flags") ||
-                strcmp(row.target, "target") || strcmp(row.output, "output")) {
+            for (int i = 0; i < n; i++)
+                for (int k = 0; k < NUM_COLUMNS; k++)
+                    if (strcmp(fields[i], names[k]) == 0)
+                        column_of[k] = i;
+            /* input, flags, target, output */
+            if (column_of[0] < 0 || column_of[4] < 0 || column_of[5] < 0 ||
+                column_of[6] < 0) {
                 snprintf(errbuf, errbuf_size,
-                         "%s: header is not input, flags, target, output", path);
+                         "%s: header lacks input, flags, target or output",
+                         path);
                 ct_golden_manifest_free(manifest);
                 return -1;
             }
             continue;
         }
-        manifest->rows[manifest->count++] = row;
+        const char *value[NUM_COLUMNS];
+        for (int k = 0; k < NUM_COLUMNS; k++)
+            value[k] = column_of[k] >= 0 && column_of[k] < n
+                           ? fields[column_of[k]]
+                           : NULL;
+        if (!value[0] || !value[4] || !value[5] || !value[6]) {
+            snprintf(errbuf, errbuf_size, "%s:%d: missing columns", path,
+                     line_number);
+            ct_golden_manifest_free(manifest);
+            return -1;
+        }
+        manifest->rows[manifest->count++] = (ct_golden_row){
+            .input = value[0],
+            .format = value[1],
+            .width = value[2],
+            .height = value[3],
+            .flags = value[4],
+            .target = value[5],
+            .output = value[6],
+            .sha256 = value[7],
+            .bytes = value[8],
+        };
     }
     return 0;
 }
@@ -136,12 +162,47 @@ void ct_golden_manifest_free(ct_golden_manifest *manifest)
     memset(manifest, 0, sizeof(*manifest));
 }
 
+int ct_golden_parse_args(int argc, char **argv, const char *usage,
+                         int allow_save, ct_golden_args *args)
+{
+    *args = (ct_golden_args){
+        .targets = {CT_SIMD_SSE2, CT_SIMD_AVX2},
+        .num_targets = 2,
+    };
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc &&
+            (strcmp(argv[i + 1], "sse2") == 0 ||
+             strcmp(argv[i + 1], "avx2") == 0)) {
+            args->targets[0] =
+                strcmp(argv[++i], "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
+            args->num_targets = 1;
+        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
+            args->filter = argv[++i];
+        } else if (allow_save && strcmp(argv[i], "--save-failures") == 0 &&
+                   i + 1 < argc) {
+            args->save_dir = argv[++i];
+        } else if (argv[i][0] != '-' && !args->dir) {
+            args->dir = argv[i];
+        } else {
+            args->dir = NULL;
+            break;
+        }
+    }
+    if (!args->dir) {
+        fprintf(stderr, "%s\n", usage);
+        return 2;
+    }
+    return 0;
+}
+
 int ct_golden_open(const char *dir, ct_golden_manifest *manifest)
 {
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         printf("SKIP: golden set not found at %s (configure with "
-               "-Dgolden_dir=PATH)\n", dir);
+               "-Dgolden_dir=PATH, or -Dgolden_yuv_dir=PATH for the YCbCr "
+               "set)\n",
+               dir);
         return CT_GOLDEN_EXIT_SKIP;
     }
     char err[512];

@@ -1,6 +1,8 @@
 /*
- * The jpegli golden set's MANIFEST.tsv: one row per (input, cjpegli flags,
- * target) with the expected JPEG. See the golden set's README.md.
+ * The jpegli golden sets' MANIFEST.tsv: one row per (input, cjpegli flags,
+ * target) with the expected JPEG. See the golden sets' README.md. The
+ * columns are found by the header's names: input, flags, target and output
+ * in every set; the YCbCr set's format, width and height besides.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -10,8 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctcore/ctcore.h"
+
 typedef struct ct_golden_row {
     const char *input;   /* relative to the golden directory */
+    const char *format;  /* I420, Y42B, Y444; NULL without the column */
+    const char *width;   /* the image's size; NULL without the columns */
+    const char *height;
     const char *flags;   /* cjpegli flags, may be empty */
     const char *target;  /* "sse2", "avx2" or "avx2-gcc-contract" */
     const char *output;  /* expected JPEG, relative to the golden directory */
@@ -36,6 +43,21 @@ uint8_t *ct_read_file(const char *path, size_t *size);
 int ct_golden_manifest_read(const char *dir, ct_golden_manifest *manifest,
                             char *errbuf, size_t errbuf_size);
 void ct_golden_manifest_free(ct_golden_manifest *manifest);
+
+/* The golden tests' command line: [--target sse2|avx2] [--filter TEXT]
+ * [--save-failures DIR] GOLDEN_DIR. */
+typedef struct ct_golden_args {
+    const char *dir;
+    const char *filter;   /* NULL: every row */
+    const char *save_dir; /* NULL: none */
+    ct_simd targets[2];   /* both unless --target */
+    int num_targets;
+} ct_golden_args;
+
+/* Reads argv into args (--save-failures only where allow_save). 0, or 2
+ * after printing `usage` on stderr. */
+int ct_golden_parse_args(int argc, char **argv, const char *usage,
+                         int allow_save, ct_golden_args *args);
 
 /* Exit status of a golden test without its golden set: skipped. */
 #define CT_GOLDEN_EXIT_SKIP 77

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ctcore/jpeg.h"
+#include "ctcore/runtime.h"
 #include "fuzz.h"
 
 /* At most this many pixels per image (one row may be 65535 wide): a run
@@ -127,6 +128,31 @@ static inline uint8_t *fuzz_jpeg_pixels(fuzz_input *in, uint32_t width,
         pixels[i] = left ? in->data[in->pos + i % left]
                          : (uint8_t)(i * 97 + (i >> 8) * 13);
     return pixels;
+}
+
+/* Encodes image on the calling thread and on a pool of two workers: a
+ * valid result or a refusal, the same code and the same bytes both ways. */
+static inline void fuzz_jpeg_encode_twice(const ct_jpeg_settings *settings,
+                                          const ct_jpeg_image *image)
+{
+    char errbuf[256];
+    ct_jpeg_output alone = {0}, pooled = {0};
+    const int code =
+        ct_jpeg_encode(NULL, settings, image, &alone, errbuf, sizeof(errbuf));
+    fuzz_assert(code == CT_OK || code == CT_EINVAL || code == CT_ETOOBIG);
+    fuzz_assert(code == CT_OK ? alone.size > 0 : alone.data == NULL);
+
+    ct_pool *pool = ct_pool_new(2);
+    fuzz_assert(pool);
+    const int pooled_code =
+        ct_jpeg_encode(pool, settings, image, &pooled, errbuf, sizeof(errbuf));
+    ct_pool_unref(pool);
+    fuzz_assert(pooled_code == code);
+    fuzz_assert(pooled.size == alone.size);
+    fuzz_assert(alone.size == 0 ||
+                memcmp(pooled.data, alone.data, alone.size) == 0);
+    ct_jpeg_output_free(&alone);
+    ct_jpeg_output_free(&pooled);
 }
 
 #endif

@@ -135,4 +135,26 @@ write('wav_read', 'f32-mono', wav(3, 1, 16000, 32,
                                   struct.pack('<8f', 0.5, -0.25, 1.5, -2.0,
                                               0.0, 1e-9, 0.75, -1.0)))
 write('wav_read', 's16-truncated', wav(1, 1, 44100, 16, noise(64))[:70])
+
+# jpeg_yuv: settings, size, the format byte (I420, I422, I444, NV12, NV21,
+# YUYV, UYVY, YVYU), then per plane a stride byte (+ byte % 16; >= 250 one
+# short) and a byte that is 255 for a missing plane; the pixels are the
+# rest.
+for name, settings, size, fmt, planes in [
+        ('i420-q90', jpeg_settings(), (17, 15), 0, bytes([0, 0, 3, 0, 0, 0])),
+        ('i422-p0-stride', jpeg_settings(80, 0, 1, 0, 0x20), (33, 9), 1,
+         bytes([5, 0, 7, 0, 1, 0])),
+        ('i444-noaq', jpeg_settings(60, 0, 3, 0, 1), (9, 20), 2,
+         bytes([0, 0, 0, 0, 0, 0])),
+        ('nv12-avx2', jpeg_settings(95, 0, 2, 0, 0x30), (31, 31), 3,
+         bytes([2, 0, 9, 0, 0, 0])),
+        ('yuyv-odd', jpeg_settings(), (7, 12), 5, bytes([0, 0, 0, 0, 0, 0])),
+        ('uyvy-short-stride', jpeg_settings(), (8, 8), 6,
+         bytes([250, 0, 0, 0, 0, 0])),
+        ('i420-no-cr', jpeg_settings(), (8, 8), 0, bytes([0, 0, 0, 0, 0, 255])),
+        ('nv21-444-contradicts', jpeg_settings(90, 0, 3, 1, 0), (16, 16), 4,
+         bytes([0, 0, 0, 0, 0, 0])),
+]:
+    write('jpeg_yuv', name, settings + jpeg_size(*size) + bytes([fmt]) +
+          planes + noise(128))
 sys.exit(0)

@@ -1,6 +1,8 @@
 /*
  * ctjpegenc element tests (GstHarness): caps per input format, byte
- * equality with the library on the reordered RGB, state changes, odd
+ * equality with the library on the reordered RGB and on the planes of each
+ * YUV format, the sink caps a chroma-subsampling allows and the YUV
+ * errors, state changes, odd
  * sizes, streams, property changes between frames and bad buffers; worker
  * pools of several sizes and batches of frames (order, timestamps, EOS,
  * flush, caps and property changes, drain queries, latency).
@@ -1104,6 +1106,217 @@ GST_START_TEST (test_auto_batching)
 
 GST_END_TEST;
 
+/* The YUV formats, with the library's planar layout of their sampling. */
+static const struct
+{
+  GstVideoFormat format;
+  ct_pixel_format planar;
+} yuv_formats[] = {
+  {GST_VIDEO_FORMAT_I420, CT_PIXEL_I420},
+  {GST_VIDEO_FORMAT_YV12, CT_PIXEL_I420},
+  {GST_VIDEO_FORMAT_NV12, CT_PIXEL_I420},
+  {GST_VIDEO_FORMAT_NV21, CT_PIXEL_I420},
+  {GST_VIDEO_FORMAT_Y42B, CT_PIXEL_I422},
+  {GST_VIDEO_FORMAT_YUY2, CT_PIXEL_I422},
+  {GST_VIDEO_FORMAT_UYVY, CT_PIXEL_I422},
+  {GST_VIDEO_FORMAT_YVYU, CT_PIXEL_I422},
+  {GST_VIDEO_FORMAT_Y444, CT_PIXEL_I444},
+};
+
+/* Sample x, y of component c of a made-up picture. */
+static guint8
+yuv_sample (guint c, guint x, guint y)
+{
+  return (guint8) (x * (7 + 4 * c) + y * (13 - 3 * c) + 40 * c +
+      ((x * y) % 11));
+}
+
+/* The picture as a buffer of `format`, laid out as the caps imply. */
+static GstBuffer *
+make_yuv_buffer (GstVideoFormat format, guint width, guint height)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  GstBuffer *buffer;
+
+  fail_unless (gst_video_info_set_format (&info, format, width, height));
+  buffer = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+  gst_buffer_memset (buffer, 0, 0x5a, GST_VIDEO_INFO_SIZE (&info));
+  fail_unless (gst_video_frame_map (&frame, &info, buffer, GST_MAP_WRITE));
+  for (guint c = 0; c < 3; c++) {
+    guint8 *data = GST_VIDEO_FRAME_COMP_DATA (&frame, c);
+
+    for (gint y = 0; y < GST_VIDEO_FRAME_COMP_HEIGHT (&frame, c); y++)
+      for (gint x = 0; x < GST_VIDEO_FRAME_COMP_WIDTH (&frame, c); x++)
+        data[y * GST_VIDEO_FRAME_COMP_STRIDE (&frame, c) +
+            x * GST_VIDEO_FRAME_COMP_PSTRIDE (&frame, c)] =
+            yuv_sample (c, x, y);
+  }
+  gst_video_frame_unmap (&frame);
+  return buffer;
+}
+
+/* What the library writes for the picture's planes in `planar`. */
+static GBytes *
+library_yuv_jpeg (ct_pixel_format planar, guint width, guint height)
+{
+  const guint cw = planar == CT_PIXEL_I444 ? width : (width + 1) / 2;
+  const guint ch = planar == CT_PIXEL_I420 ? (height + 1) / 2 : height;
+  guint8 *planes[3];
+  ct_jpeg_settings settings;
+  ct_jpeg_output out = { NULL, 0 };
+  char err[256] = "";
+  GBytes *bytes;
+
+  for (guint c = 0; c < 3; c++) {
+    const guint w = c == 0 ? width : cw, h = c == 0 ? height : ch;
+
+    planes[c] = g_malloc (w * h);
+    for (guint y = 0; y < h; y++)
+      for (guint x = 0; x < w; x++)
+        planes[c][y * w + x] = yuv_sample (c, x, y);
+  }
+  ct_jpeg_settings_default (&settings);
+  {
+    const ct_jpeg_image image = {
+      .width = width,.height = height,.format = planar,.stride = width,
+      .pixels = planes[0],.chroma = {planes[1], planes[2]},
+      .chroma_stride = {cw, cw},
+    };
+    fail_unless (ct_jpeg_encode (NULL, &settings, &image, &out, err,
+            sizeof (err)) == CT_OK, "ct_jpeg_encode: %s", err);
+  }
+  bytes = g_bytes_new (out.data, out.size);
+  ct_jpeg_output_free (&out);
+  for (guint c = 0; c < 3; c++)
+    g_free (planes[c]);
+  return bytes;
+}
+
+/* Each YUV format gives the library's JPEG of its planes: 17x15, so that
+ * chroma rounds up both ways and every row has stride padding. */
+GST_START_TEST (test_yuv_format)
+{
+  const GstVideoFormat format = yuv_formats[__i__].format;
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GBytes *expected = library_yuv_jpeg (yuv_formats[__i__].planar, 17, 15);
+  GstBuffer *out;
+
+  gst_harness_set_src_caps (h, raw_caps (format, 17, 15));
+  fail_unless_equals_int (gst_harness_push (h, make_yuv_buffer (format, 17,
+              15)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  assert_jpeg_equals (out, expected);
+  gst_buffer_unref (out);
+  g_bytes_unref (expected);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Whether the sink pad's caps take `format`. */
+static gboolean
+sink_takes (GstHarness * h, GstVideoFormat format)
+{
+  GstPad *pad = gst_element_get_static_pad (h->element, "sink");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  GstCaps *one = raw_caps (format, 16, 16);
+  gboolean takes = gst_caps_can_intersect (caps, one);
+
+  gst_caps_unref (one);
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  return takes;
+}
+
+/* The sink caps offer the YUV formats of the chroma-subsampling set, full
+ * range first, and none with xyb. */
+GST_START_TEST (test_yuv_caps_follow_subsampling)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GstPad *pad = gst_element_get_static_pad (h->element, "sink");
+  GstCaps *caps = gst_pad_query_caps (pad, NULL);
+  const GstStructure *preferred = gst_caps_get_structure (caps, 0);
+
+  fail_unless_equals_string (gst_structure_get_string (preferred,
+          "colorimetry"), "1:4:0:0");
+  gst_caps_unref (caps);
+  gst_object_unref (pad);
+  fail_unless (sink_takes (h, GST_VIDEO_FORMAT_I420));
+  fail_unless (sink_takes (h, GST_VIDEO_FORMAT_Y444));
+  g_object_set (h->element, "chroma-subsampling", CT_JPEG_SUBSAMPLING_422,
+      NULL);
+  fail_unless (sink_takes (h, GST_VIDEO_FORMAT_YUY2));
+  fail_unless (!sink_takes (h, GST_VIDEO_FORMAT_I420));
+  fail_unless (!sink_takes (h, GST_VIDEO_FORMAT_Y444));
+  fail_unless (sink_takes (h, GST_VIDEO_FORMAT_RGB));
+  g_object_set (h->element, "chroma-subsampling", CT_JPEG_SUBSAMPLING_DEFAULT,
+      "xyb", TRUE, NULL);
+  fail_unless (!sink_takes (h, GST_VIDEO_FORMAT_Y444));
+  fail_unless (sink_takes (h, GST_VIDEO_FORMAT_GRAY8));
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* A chroma-subsampling or xyb set against the frames' YUV format fails the
+ * next frame with an error that names both; a YUV plane that runs past the
+ * memory fails its frame. The stream goes on after each. */
+GST_START_TEST (test_yuv_errors)
+{
+  GstHarness *h = gst_harness_new ("ctjpegenc");
+  GstBus *bus = gst_bus_new ();
+  gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, 256, 320 };
+  gint strides[GST_VIDEO_MAX_PLANES] = { 16, 8, 8 };
+  GstBuffer *short_plane = gst_buffer_new_allocate (NULL, 340, NULL);
+  GstBuffer *out;
+  gchar *message;
+
+  gst_element_set_bus (h->element, bus);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_NV12, 16, 16));
+  fail_unless_equals_int (gst_harness_push (h,
+          make_yuv_buffer (GST_VIDEO_FORMAT_NV12, 16, 16)), GST_FLOW_OK);
+  gst_buffer_unref (gst_harness_pull (h));
+
+  g_object_set (h->element, "chroma-subsampling", CT_JPEG_SUBSAMPLING_444,
+      NULL);
+  fail_unless_equals_int (gst_harness_push (h,
+          make_yuv_buffer (GST_VIDEO_FORMAT_NV12, 16, 16)), GST_FLOW_ERROR);
+  message = pop_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS);
+  fail_unless (g_str_has_prefix (message, "chroma-subsampling=444 "
+          "contradicts the NV12 input's chroma subsampling 420"), "%s",
+      message);
+  g_free (message);
+
+  g_object_set (h->element, "chroma-subsampling", CT_JPEG_SUBSAMPLING_420,
+      "xyb", TRUE, NULL);
+  fail_unless_equals_int (gst_harness_push (h,
+          make_yuv_buffer (GST_VIDEO_FORMAT_NV12, 16, 16)), GST_FLOW_ERROR);
+  message = pop_error (bus, GST_LIBRARY_ERROR, GST_LIBRARY_ERROR_SETTINGS);
+  fail_unless (g_str_has_prefix (message, "xyb=true needs RGB or GRAY8 "
+          "input, not NV12"), "%s", message);
+  g_free (message);
+
+  g_object_set (h->element, "xyb", FALSE, NULL);
+  gst_harness_set_src_caps (h, raw_caps (GST_VIDEO_FORMAT_I420, 16, 16));
+  gst_buffer_add_video_meta_full (short_plane, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_I420, 16, 16, 3, offsets, strides);
+  fail_unless_equals_int (gst_harness_push (h, short_plane), GST_FLOW_ERROR);
+  message = pop_error (bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT);
+  fail_unless (strstr (message, "too small for its video meta") != NULL,
+      "%s", message);
+  g_free (message);
+
+  fail_unless_equals_int (gst_harness_push (h,
+          make_yuv_buffer (GST_VIDEO_FORMAT_I420, 16, 16)), GST_FLOW_OK);
+  out = gst_harness_pull (h);
+  fail_unless (out != NULL);
+  gst_buffer_unref (out);
+  teardown_with_bus (h, bus);
+}
+
+GST_END_TEST;
+
 static Suite *
 ctjpegenc_suite (void)
 {
@@ -1135,6 +1348,9 @@ ctjpegenc_suite (void)
   tcase_add_test (tc, test_drain_query_drains_queue);
   tcase_add_test (tc, test_batch_latency);
   tcase_add_test (tc, test_auto_batching);
+  tcase_add_loop_test (tc, test_yuv_format, 0, G_N_ELEMENTS (yuv_formats));
+  tcase_add_test (tc, test_yuv_caps_follow_subsampling);
+  tcase_add_test (tc, test_yuv_errors);
   return s;
 }
 

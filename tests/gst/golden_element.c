@@ -22,43 +22,8 @@
 
 #include "cjpegli_flags.h"
 #include "ctcore/jpeg.h"
+#include "element_properties.h"
 #include "golden_manifest.h"
-
-static const char *const subsampling_nicks[] = {
-    [CT_JPEG_SUBSAMPLING_DEFAULT] = "default",
-    [CT_JPEG_SUBSAMPLING_444] = "444",
-    [CT_JPEG_SUBSAMPLING_440] = "440",
-    [CT_JPEG_SUBSAMPLING_422] = "422",
-    [CT_JPEG_SUBSAMPLING_420] = "420",
-};
-
-/* ctjpegenc's property string for settings, leaving defaults out. */
-static void element_properties(const ct_jpeg_settings *s, GString *out)
-{
-    ct_jpeg_settings d;
-    ct_jpeg_settings_default(&d);
-
-    if (s->quality != d.quality)
-        g_string_append_printf(out, " quality=%d", s->quality);
-    if (s->distance != d.distance)
-        g_string_append_printf(out, " distance=%.9g", s->distance);
-    if (s->progressive_level != d.progressive_level)
-        g_string_append_printf(out, " progressive-level=%d",
-                               s->progressive_level);
-    if (s->chroma_subsampling != d.chroma_subsampling)
-        g_string_append_printf(out, " chroma-subsampling=%s",
-                               subsampling_nicks[s->chroma_subsampling]);
-    if (s->adaptive_quantization != d.adaptive_quantization)
-        g_string_append_printf(out, " adaptive-quantization=%s",
-                               s->adaptive_quantization ? "true" : "false");
-    if (s->std_quant != d.std_quant)
-        g_string_append(out, " standard-tables=true");
-    if (s->xyb != d.xyb)
-        g_string_append(out, " xyb=true");
-    if (s->fixed_code != d.fixed_code)
-        g_string_append(out, " fixed-code=true");
-    g_string_append_printf(out, " simd=%s", ct_simd_name(s->simd));
-}
 
 /* Runs the pipeline; returns the JPEG buffer or NULL with *error_text set
  * to the error posted on the bus. */
@@ -125,7 +90,7 @@ static int check_row(const char *dir, const ct_golden_row *row, ct_simd simd,
     }
     settings.simd = simd;
     GString *properties = g_string_new(NULL);
-    element_properties(&settings, properties);
+    ct_element_properties(&settings, properties);
 
     char *input = g_build_filename(dir, row->input, NULL);
     char *error_text = NULL;
@@ -200,35 +165,15 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
 
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *filter = NULL;
-    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
-    int num_targets = 2;
+    ct_golden_args args;
 
     gst_init(&argc, &argv);
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-            const char *t = argv[++i];
-            if (strcmp(t, "avx2") != 0 && strcmp(t, "sse2") != 0) {
-                fprintf(stderr, "unknown target %s\n", t);
-                return 2;
-            }
-            targets[0] = strcmp(t, "avx2") == 0 ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
-            num_targets = 1;
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
-                            "[--filter TEXT] GOLDEN_DIR\n");
-            return 2;
-        }
-    }
-    if (!dir) {
-        fprintf(stderr, "usage: golden_element [--target sse2|avx2] "
-                        "[--filter TEXT] GOLDEN_DIR\n");
+    if (ct_golden_parse_args(argc, argv,
+                             "usage: golden_element [--target sse2|avx2] "
+                             "[--filter TEXT] GOLDEN_DIR",
+                             0, &args) != 0)
         return 2;
-    }
+    const char *dir = args.dir;
 
     ct_golden_manifest manifest;
     const int status = ct_golden_open(dir, &manifest);
@@ -245,8 +190,8 @@ int main(int argc, char **argv)
         gst_object_unref(factory);
     }
     int failures = 0;
-    for (int t = 0; t < num_targets; t++)
-        failures += run_target(dir, &manifest, targets[t], filter);
+    for (int t = 0; t < args.num_targets; t++)
+        failures += run_target(dir, &manifest, args.targets[t], args.filter);
     ct_golden_manifest_free(&manifest);
     return failures ? 1 : 0;
 }

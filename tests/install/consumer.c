@@ -33,7 +33,11 @@ static int encode_jpeg(ct_pool *pool)
     static uint8_t rgb[IMAGE_HEIGHT][IMAGE_WIDTH][3];
     ct_jpeg_settings settings;
     ct_jpeg_image image = {
-        IMAGE_WIDTH, IMAGE_HEIGHT, CT_PIXEL_RGB8, IMAGE_WIDTH * 3, &rgb[0][0][0]
+        .width = IMAGE_WIDTH,
+        .height = IMAGE_HEIGHT,
+        .format = CT_PIXEL_RGB8,
+        .stride = IMAGE_WIDTH * 3,
+        .pixels = &rgb[0][0][0],
     };
     ct_jpeg_output out = { NULL, 0 };
     char err[256] = "";

@@ -90,6 +90,8 @@ static const char *format_name(ct_pixel_format format)
     case CT_PIXEL_BGRX8: return "BGRX8";
     case CT_PIXEL_XRGB8: return "XRGB8";
     case CT_PIXEL_XBGR8: return "XBGR8";
+    default:
+        break;
     }
     return "?";
 }
@@ -139,14 +141,21 @@ static ct_jpeg_image make_layout(const picture *p, ct_pixel_format format,
         }
     }
     *memory = m;
-    return (ct_jpeg_image){ p->width, p->height, format, stride, m };
+    return (ct_jpeg_image){.width = p->width,
+                           .height = p->height,
+                           .format = format,
+                           .stride = stride,
+                           .pixels = m};
 }
 
 static ct_jpeg_image packed_image(const picture *p)
 {
-    return (ct_jpeg_image){ p->width, p->height,
-                            p->channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
-                            (size_t)p->width * p->channels, p->pixels };
+    return (ct_jpeg_image){.width = p->width,
+                           .height = p->height,
+                           .format = p->channels == 1 ? CT_PIXEL_GRAY8
+                                                      : CT_PIXEL_RGB8,
+                           .stride = (size_t)p->width * p->channels,
+                           .pixels = p->pixels};
 }
 
 static int same_bytes(const ct_jpeg_output *a, const ct_jpeg_output *b)
@@ -619,7 +628,7 @@ static void check_errors(ct_pool *pool, const picture *p)
 
     /* ct_jpeg_encode refuses the same frames. */
     wrong = good;
-    wrong.format = (ct_pixel_format)9;
+    wrong.format = (ct_pixel_format)99;
     check(ct_jpeg_encode(pool, &settings, &wrong, &out, err, sizeof(err)) ==
                   CT_EINVAL &&
               strstr(err, "format") != NULL && out.data == NULL,

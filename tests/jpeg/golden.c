@@ -1,6 +1,11 @@
 /*
  * The golden test: every row of the jpegli golden set, encoded with ctcore
- * for the row's SIMD target, must give exactly cjpegli's bytes.
+ * for the row's SIMD target, must give exactly cjpegli's bytes. The same
+ * for the YCbCr golden set (a manifest with a format column: jpegli's
+ * raw-data mode), where each row is encoded from its planes in the planar
+ * layout and in every other layout of its sampling (NV12 and NV21 for
+ * I420; YUYV, UYVY and YVYU for Y42B), with padded rows, and every one
+ * must give the golden bytes.
  *
  * usage: golden [--target sse2|avx2] [--filter TEXT] [--save-failures DIR]
  *               GOLDEN_DIR
@@ -18,6 +23,7 @@
 #include "ctcore/jpeg.h"
 #include "golden_manifest.h"
 #include "pnm.h"
+#include "yuv_planes.h"
 
 static int cpu_has_avx2_fma(void)
 {
@@ -29,26 +35,119 @@ static int cpu_has_avx2_fma(void)
 #endif
 }
 
+/* Row padding of the YCbCr layouts: odd, so that no row is aligned. */
+#define YUV_ROW_PAD 7
+
 /* The last input read: rows come grouped by input. */
 typedef struct input_cache {
     char path[4096];
     ct_pnm_image image;
+    ct_yuv_planes planes;
     int loaded;
 } input_cache;
 
-static const ct_pnm_image *load_input(input_cache *cache, const char *path,
-                                      char *err, size_t err_size)
+static void free_input(input_cache *cache)
 {
-    if (cache->loaded && strcmp(cache->path, path) == 0)
-        return &cache->image;
-    if (cache->loaded)
+    if (cache->loaded && cache->planes.data)
+        ct_yuv_planes_free(&cache->planes);
+    else if (cache->loaded)
         ct_pnm_free(&cache->image);
     cache->loaded = 0;
-    if (ct_pnm_read(path, &cache->image, err, err_size) < 0)
-        return NULL;
+}
+
+/* Reads the row's input (a PNM file, or the planes of a YCbCr row) unless
+ * it is the cached one. 0, or -1 with a message in err. */
+static int load_input(input_cache *cache, const ct_golden_row *row,
+                      const char *path, char *err, size_t err_size)
+{
+    if (cache->loaded && strcmp(cache->path, path) == 0)
+        return 0;
+    free_input(cache);
+    if (row->format) {
+        const ct_pixel_format format = ct_yuv_format_from_name(row->format);
+        if (!format || !row->width || !row->height) {
+            snprintf(err, err_size, "unknown format %s", row->format);
+            return -1;
+        }
+        if (ct_yuv_planes_read(path, format,
+                               (uint32_t)strtoul(row->width, NULL, 10),
+                               (uint32_t)strtoul(row->height, NULL, 10),
+                               &cache->planes, err, err_size) < 0)
+            return -1;
+    } else if (ct_pnm_read(path, &cache->image, err, err_size) < 0) {
+        return -1;
+    }
     snprintf(cache->path, sizeof(cache->path), "%s", path);
     cache->loaded = 1;
-    return &cache->image;
+    return 0;
+}
+
+/* Encodes image and compares with the expected file: 1 when identical,
+ * else 0 with the reason in why (and the file in save_dir). */
+static int check_image(const ct_jpeg_settings *settings,
+                       const ct_jpeg_image *image, const uint8_t *expected,
+                       size_t expected_size, const char *save_path, char *why,
+                       size_t why_size)
+{
+    char err[512] = "";
+    ct_jpeg_output out = {0};
+    int ret = ct_jpeg_encode(NULL, settings, image, &out, err, sizeof(err));
+    if (ret < 0) {
+        snprintf(why, why_size, "encode failed: %s",
+                 err[0] ? err : ct_strerror(ret));
+        return 0;
+    }
+    int identical = 1;
+    if (expected_size != out.size ||
+        memcmp(expected, out.data, out.size) != 0) {
+        size_t first = 0;
+        while (first < out.size && first < expected_size &&
+               expected[first] == out.data[first])
+            first++;
+        snprintf(why, why_size,
+                 "%zu bytes, expected %zu; first difference "
+                 "at byte %zu",
+                 out.size, expected_size, first);
+        identical = 0;
+    }
+    if (!identical && save_path) {
+        FILE *f = fopen(save_path, "wb");
+        if (f) {
+            fwrite(out.data, 1, out.size, f);
+            fclose(f);
+        }
+    }
+    ct_jpeg_output_free(&out);
+    return identical;
+}
+
+/* A YCbCr row: its planes in each layout of their sampling. */
+static int check_yuv_layouts(const ct_jpeg_settings *settings,
+                             const ct_yuv_planes *planes,
+                             const uint8_t *expected, size_t expected_size,
+                             const char *save_path, char *why, size_t why_size)
+{
+    ct_pixel_format layouts[5];
+    const int n = ct_yuv_layouts(planes->format, layouts);
+    for (int i = 0; i < n; i++) {
+        ct_jpeg_image image;
+        uint8_t *memory = NULL;
+        if (ct_yuv_image(planes, layouts[i], i == 0 ? 0 : YUV_ROW_PAD, &image,
+                         &memory) < 0) {
+            snprintf(why, why_size, "out of memory");
+            return 0;
+        }
+        char reason[1024] = "";
+        const int identical =
+            check_image(settings, &image, expected, expected_size, save_path,
+                        reason, sizeof(reason));
+        free(memory);
+        if (!identical) {
+            snprintf(why, why_size, "layout %d of %d: %s", i + 1, n, reason);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 /* Encodes one row and compares: 1 when identical, else 0 with the reason
@@ -57,7 +156,7 @@ static int check_row(const char *dir, const ct_golden_row *row,
                             ct_simd simd, input_cache *cache,
                             const char *save_dir, char *why, size_t why_size)
 {
-    char path[4096], err[512] = "";
+    char path[4096], save_path[4096], err[512] = "";
     ct_jpeg_settings settings;
     if (ct_cjpegli_flags_from_string(row->flags, &settings, err,
                                      sizeof(err)) < 0) {
@@ -67,49 +166,32 @@ static int check_row(const char *dir, const ct_golden_row *row,
     settings.simd = simd;
 
     snprintf(path, sizeof(path), "%s/%s", dir, row->input);
-    const ct_pnm_image *pnm = load_input(cache, path, err, sizeof(err));
-    if (!pnm) {
+    if (load_input(cache, row, path, err, sizeof(err)) < 0) {
         snprintf(why, why_size, "input: %s", err);
         return 0;
     }
-    const ct_jpeg_image image = ct_pnm_jpeg_image(pnm);
-    ct_jpeg_output out = { 0 };
-    int ret = ct_jpeg_encode(NULL, &settings, &image, &out, err, sizeof(err));
-    if (ret < 0) {
-        snprintf(why, why_size, "encode failed: %s",
-                 err[0] ? err : ct_strerror(ret));
-        return 0;
-    }
-
     snprintf(path, sizeof(path), "%s/%s", dir, row->output);
     size_t expected_size;
     uint8_t *expected = ct_read_file(path, &expected_size);
-    int identical = 1;
     if (!expected) {
         snprintf(why, why_size, "cannot read %s", row->output);
-        identical = 0;
-    } else if (expected_size != out.size ||
-               memcmp(expected, out.data, out.size) != 0) {
-        size_t first = 0;
-        while (first < out.size && first < expected_size &&
-               expected[first] == out.data[first])
-            first++;
-        snprintf(why, why_size, "%zu bytes, expected %zu; first difference "
-                 "at byte %zu", out.size, expected_size, first);
-        identical = 0;
+        return 0;
     }
-    if (!identical && save_dir) {
-        const char *name = strrchr(row->output, '/');
-        snprintf(path, sizeof(path), "%s/%s-%s", save_dir,
-                 ct_simd_name(simd), name ? name + 1 : row->output);
-        FILE *f = fopen(path, "wb");
-        if (f) {
-            fwrite(out.data, 1, out.size, f);
-            fclose(f);
-        }
+    const char *name = strrchr(row->output, '/');
+    snprintf(save_path, sizeof(save_path), "%s/%s-%s",
+             save_dir ? save_dir : ".", ct_simd_name(simd),
+             name ? name + 1 : row->output);
+    int identical;
+    if (row->format) {
+        identical = check_yuv_layouts(
+            &settings, &cache->planes, expected, expected_size,
+            save_dir ? save_path : NULL, why, why_size);
+    } else {
+        const ct_jpeg_image image = ct_pnm_jpeg_image(&cache->image);
+        identical = check_image(&settings, &image, expected, expected_size,
+                                save_dir ? save_path : NULL, why, why_size);
     }
     free(expected);
-    ct_jpeg_output_free(&out);
     return identical;
 }
 
@@ -138,8 +220,7 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
     int failures;
     const int total = ct_golden_check_rows(manifest, target, filter, target,
                                            check_target_row, &run, &failures);
-    if (run.cache.loaded)
-        ct_pnm_free(&run.cache.image);
+    free_input(&run.cache);
     if (total == 0) {
         printf("%s: no rows%s%s\n", target, filter ? " match " : "",
                filter ? filter : "");
@@ -148,45 +229,16 @@ static int run_target(const char *dir, const ct_golden_manifest *manifest,
     return failures;
 }
 
-static void usage(void)
-{
-    fprintf(stderr, "usage: golden [--target sse2|avx2] [--filter TEXT] "
-                    "[--save-failures DIR] GOLDEN_DIR\n");
-}
-
 int main(int argc, char **argv)
 {
-    const char *dir = NULL, *filter = NULL, *save_dir = NULL;
-    ct_simd targets[2] = { CT_SIMD_SSE2, CT_SIMD_AVX2 };
-    int num_targets = 2;
-
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--target") == 0 && i + 1 < argc) {
-            const char *t = argv[++i];
-            if (strcmp(t, "sse2") == 0) {
-                targets[0] = CT_SIMD_SSE2;
-            } else if (strcmp(t, "avx2") == 0) {
-                targets[0] = CT_SIMD_AVX2;
-            } else {
-                usage();
-                return 2;
-            }
-            num_targets = 1;
-        } else if (strcmp(argv[i], "--filter") == 0 && i + 1 < argc) {
-            filter = argv[++i];
-        } else if (strcmp(argv[i], "--save-failures") == 0 && i + 1 < argc) {
-            save_dir = argv[++i];
-        } else if (argv[i][0] != '-' && !dir) {
-            dir = argv[i];
-        } else {
-            usage();
-            return 2;
-        }
-    }
-    if (!dir) {
-        usage();
+    ct_golden_args args;
+    if (ct_golden_parse_args(argc, argv,
+                             "usage: golden [--target sse2|avx2] "
+                             "[--filter TEXT] [--save-failures DIR] "
+                             "GOLDEN_DIR",
+                             1, &args) != 0)
         return 2;
-    }
+    const char *dir = args.dir;
 
     ct_golden_manifest manifest;
     const int status = ct_golden_open(dir, &manifest);
@@ -199,11 +251,12 @@ int main(int argc, char **argv)
     printf("CPU has AVX2+FMA: %s; auto resolves to %s\n",
            has_avx2 ? "yes" : "no", ct_simd_name(ct_simd_resolve(CT_SIMD_AUTO)));
     int failures = 0;
-    for (int t = 0; t < num_targets; t++) {
-        if (targets[t] == CT_SIMD_AVX2 && !has_avx2)
+    for (int t = 0; t < args.num_targets; t++) {
+        if (args.targets[t] == CT_SIMD_AVX2 && !has_avx2)
             printf("avx2: this CPU lacks AVX2+FMA, so the avx2 arithmetic "
                    "runs on the portable kernels\n");
-        failures += run_target(dir, &manifest, targets[t], filter, save_dir);
+        failures += run_target(dir, &manifest, args.targets[t], args.filter,
+                               args.save_dir);
     }
     ct_golden_manifest_free(&manifest);
     return failures ? 1 : 0;

@@ -3,9 +3,12 @@
  * size from 1 to 7 workers and the extreme splits (tiles of one iMCU row,
  * strips of 64 columns, whole scans only, 9 bands per AC scan, one chunk
  * per band), the graph writes exactly the bytes of the sequential chain,
- * and those are the golden file's.
+ * and those are the golden file's. With --yuv, the same for the YCbCr
+ * golden set's rows, the graph reading each in a layout that it gathers
+ * (NV12 for I420, YUYV for Y42B; Y444 planar), with padded rows.
  *
- * usage: jpeg_graph [--quick] GOLDEN_DIR   (exit 77 without the golden set)
+ * usage: jpeg_graph [--quick] [--yuv] GOLDEN_DIR
+ *        (exit 77 without the golden set)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -22,6 +25,10 @@
 #include "jpeg/graph.h"
 #include "jpeg/xyb.h"
 #include "pnm.h"
+#include "yuv_planes.h"
+
+/* Row padding of the layouts the graph reads YCbCr rows in. */
+#define YUV_ROW_PAD 5
 
 typedef struct named_split {
     const char *name;
@@ -57,6 +64,19 @@ static int wanted_input(const char *input, int quick)
     return !quick && strcmp(input, "inputs/photo-storm-1920x1280.ppm") == 0;
 }
 
+/* The YCbCr set's rows: its synthetic and small inputs (all but the 256x256
+ * crops, of which one) and the 1920x1200 photo. */
+static int wanted_yuv_input(const char *input, int quick)
+{
+    if (strstr(input, "syn-") != NULL)
+        return !quick || strstr(input, "61x47") != NULL;
+    if (strstr(input, "256x256") != NULL)
+        return strstr(input, "elephants") != NULL;
+    if (strstr(input, "crop-") != NULL)
+        return !quick;
+    return !quick && strstr(input, "1920x1200") != NULL;
+}
+
 static int wanted_flags(const char *flags)
 {
     for (size_t i = 0; i < sizeof(settings_names) / sizeof(*settings_names);
@@ -80,16 +100,66 @@ static int same(const ct_jpeg_output *a, const uint8_t *b, size_t b_size)
     return a->size == b_size && memcmp(a->data, b, b_size) == 0;
 }
 
+/* A row's input as the graph reads it, and what holds its bytes. */
+typedef struct row_input {
+    ct_jpeg_image image;
+    ct_pnm_image pnm;
+    ct_yuv_planes planes;
+    uint8_t *layout_memory;
+} row_input;
+
+/* Reads a row's input. 0, or -1 with a message in err. */
+static int read_input(const char *path, const ct_golden_row *row, row_input *in,
+                      char *err, size_t err_size)
+{
+    memset(in, 0, sizeof(*in));
+    if (row->format == NULL) {
+        if (ct_pnm_read(path, &in->pnm, err, err_size) < 0)
+            return -1;
+        in->image = ct_pnm_jpeg_image(&in->pnm);
+        return 0;
+    }
+    const ct_pixel_format format = ct_yuv_format_from_name(row->format);
+    if (ct_yuv_planes_read(path, format,
+                           (uint32_t)strtoul(row->width, NULL, 10),
+                           (uint32_t)strtoul(row->height, NULL, 10),
+                           &in->planes, err, err_size) < 0)
+        return -1;
+    ct_pixel_format layouts[5];
+    const int n = ct_yuv_layouts(format, layouts);
+    if (ct_yuv_image(&in->planes, layouts[n > 1 ? 1 : 0], YUV_ROW_PAD,
+                     &in->image, &in->layout_memory) < 0) {
+        snprintf(err, err_size, "out of memory");
+        ct_yuv_planes_free(&in->planes);
+        return -1;
+    }
+    return 0;
+}
+
+static void free_input(const ct_golden_row *row, row_input *in)
+{
+    if (row->format == NULL) {
+        ct_pnm_free(&in->pnm);
+    } else {
+        free(in->layout_memory);
+        ct_yuv_planes_free(&in->planes);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int quick = 0;
+    int quick = 0, yuv = 0;
     int arg = 1;
-    if (arg < argc && strcmp(argv[arg], "--quick") == 0) {
-        quick = 1;
-        ++arg;
+    for (; arg < argc && argv[arg][0] == '-'; ++arg) {
+        if (strcmp(argv[arg], "--quick") == 0)
+            quick = 1;
+        else if (strcmp(argv[arg], "--yuv") == 0)
+            yuv = 1;
+        else
+            break;
     }
-    if (arg >= argc) {
-        fprintf(stderr, "usage: %s [--quick] GOLDEN_DIR\n", argv[0]);
+    if (arg + 1 != argc) {
+        fprintf(stderr, "usage: %s [--quick] [--yuv] GOLDEN_DIR\n", argv[0]);
         return 2;
     }
     const char *dir = argv[arg];
@@ -106,20 +176,22 @@ int main(int argc, char **argv)
     for (size_t r = 0; r < manifest.count; ++r) {
         const ct_golden_row *row = &manifest.rows[r];
         if (strcmp(row->target, "sse2") != 0 || !wanted_flags(row->flags) ||
-            !wanted_input(row->input, quick))
+            (row->format != NULL) != yuv ||
+            !(yuv ? wanted_yuv_input(row->input, quick)
+                  : wanted_input(row->input, quick)))
             continue;
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", dir, row->input);
-        ct_pnm_image pnm;
+        row_input in;
         ct_jpeg_settings settings;
-        if (ct_pnm_read(path, &pnm, err, sizeof(err)) < 0 ||
+        if (read_input(path, row, &in, err, sizeof(err)) < 0 ||
             ct_cjpegli_flags_from_string(row->flags, &settings, err,
                                          sizeof(err)) < 0) {
             printf("FAIL %s: %s\n", row->input, err);
             return 1;
         }
         settings.simd = CT_SIMD_SSE2;
-        const ct_jpeg_image image = ct_pnm_jpeg_image(&pnm);
+        const ct_jpeg_image image = in.image;
         ct_jpeg_frame frame;
         uint8_t *icc = NULL;
         size_t icc_size = 0;
@@ -160,7 +232,7 @@ int main(int argc, char **argv)
         ct_jpeg_output_free(&sequential);
         free(golden);
         free(icc);
-        ct_pnm_free(&pnm);
+        free_input(row, &in);
     }
     for (int n = 1; n <= 7; ++n)
         ct_pool_unref(pools[n]);

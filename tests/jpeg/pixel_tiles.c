@@ -325,9 +325,11 @@ static int run_synthetic(ct_simd simd, uint32_t *state, int *runs)
                 fill_image(pixels, width, height, channels,
                            width * 131 + height);
                 const ct_jpeg_image image = {
-                    width, height,
-                    channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
-                    (size_t)width * channels, pixels};
+                    .width = width,
+                    .height = height,
+                    .format = channels == 1 ? CT_PIXEL_GRAY8 : CT_PIXEL_RGB8,
+                    .stride = (size_t)width * channels,
+                    .pixels = pixels};
                 char label[64];
                 snprintf(label, sizeof(label), "%ux%u %s", (unsigned)width,
                          (unsigned)height, channels == 1 ? "gray" : "rgb");

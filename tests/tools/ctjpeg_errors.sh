@@ -7,7 +7,7 @@
 # from a pipe; an encode out of memory says so with one prefix (it once said
 # "encoding failed: encoding failed: out of memory"). The memory limit
 # (ulimit -v) is not tried under a sanitizer, whose shadow memory needs
-# terabytes of address space.
+# terabytes of address space. And the refusals of --yuv's input.
 #
 # usage: ctjpeg_errors.sh CTJPEG sanitized|plain
 set -u
@@ -41,6 +41,21 @@ expect "huge header, file" \
 expect "huge header, pipe" \
     "ctjpeg: <stdin>: truncated raster: 0 of 12884508675 bytes" \
     sh -c 'cat "$1" | "$2" - "$3"' sh "$tmp/huge.ppm" "$ctjpeg" "$tmp/out.jpg"
+
+# Raw YCbCr: a file of another size than the planes, a sampling that
+# contradicts the layout's, a size without --yuv.
+head -c 100 /dev/zero >"$tmp/short.yuv"
+expect "yuv short file" \
+    "ctjpeg: short.yuv: 100 bytes, expected 384 for 16x16 4:2:0 planes" \
+    sh -c 'cd "$1" && "$2" --yuv=420 --size 16x16 short.yuv out.jpg' sh \
+    "$tmp" "$ctjpeg"
+head -c 768 /dev/zero >"$tmp/planes.yuv"
+expect "yuv sampling contradicts" \
+    "ctjpeg: chroma subsampling 4:2:0 contradicts the I444 input's 4:4:4: YCbCr input is encoded with its own sampling" \
+    "$ctjpeg" --yuv=444 --size 16x16 --chroma_subsampling=420 \
+    "$tmp/planes.yuv" "$tmp/out.jpg"
+expect "size without yuv" "ctjpeg: --yuv and --size go together" \
+    "$ctjpeg" --size 16x16 "$tmp/planes.yuv" "$tmp/out.jpg"
 
 if [ "$2" = plain ]; then
     # 12 MB of raster read, then too little memory left to encode it.

@@ -34,10 +34,12 @@ typedef struct ct_jpeg_settings {
     int quality;              /* 1..100 (-q); used when distance < 0 */
     float distance;           /* 0..25 (-d); < 0: derived from quality */
     int progressive_level;    /* 0..2 (-p) */
-    ct_jpeg_subsampling chroma_subsampling; /* --chroma_subsampling */
+    /* --chroma_subsampling; with a YCbCr layout the layout's own sampling
+     * (DEFAULT or the same, else CT_EINVAL) */
+    ct_jpeg_subsampling chroma_subsampling;
     int adaptive_quantization;/* 0: --noadaptive_quantization */
     int std_quant;            /* --std_quant */
-    int xyb;                  /* --xyb */
+    int xyb;                  /* --xyb (RGB and gray layouts only) */
     int fixed_code;           /* --fixed_code (needs progressive_level 0) */
     ct_simd simd;             /* arithmetic target */
 } ct_jpeg_settings;
@@ -47,7 +49,15 @@ CT_API void ct_jpeg_settings_default(ct_jpeg_settings *settings);
 /* The layouts of 8-bit pixels the encoder takes. Every RGB layout gives
  * the JPEG of its pixels as packed RGB; a fourth byte (padding or alpha) is
  * ignored. The workers read each layout as it is, row by row: no copy of
- * the image is made. */
+ * the image is made.
+ *
+ * The YCbCr layouts (8-bit, full range: JPEG's own YCbCr) are encoded as
+ * they are, as jpegli's raw-data mode encodes planes: no color transform,
+ * no downsampling, the JPEG's sampling is the layout's (luma 2x2 for
+ * 4:2:0, 2x1 for 4:2:2, 1x1 for 4:4:4, chroma 1x1), and adaptive
+ * quantization reads the Y samples. Each layout of the same planes gives
+ * the same file. Chroma planes are ceil(width / 2) samples wide for 4:2:0
+ * and 4:2:2 and ceil(height / 2) rows high for 4:2:0. */
 typedef enum ct_pixel_format {
     CT_PIXEL_GRAY8 = 1, /* one byte per pixel */
     CT_PIXEL_RGB8 = 3,  /* R, G, B bytes per pixel */
@@ -56,13 +66,33 @@ typedef enum ct_pixel_format {
     CT_PIXEL_BGRX8,     /* B, G, R, ignored (BGRx, BGRA) */
     CT_PIXEL_XRGB8,     /* ignored, R, G, B (xRGB, ARGB) */
     CT_PIXEL_XBGR8,     /* ignored, B, G, R (xBGR, ABGR) */
+    CT_PIXEL_I420,      /* planes Y, Cb, Cr; 4:2:0 (I420; YV12 with the
+                           chroma planes swapped) */
+    CT_PIXEL_I422,      /* planes Y, Cb, Cr; 4:2:2 (Y42B) */
+    CT_PIXEL_I444,      /* planes Y, Cb, Cr; 4:4:4 (Y444) */
+    CT_PIXEL_NV12,      /* plane Y, plane of Cb, Cr pairs; 4:2:0 */
+    CT_PIXEL_NV21,      /* plane Y, plane of Cr, Cb pairs; 4:2:0 */
+    CT_PIXEL_YUYV,      /* Y0, Cb, Y1, Cr per two pixels; 4:2:2 (YUY2) */
+    CT_PIXEL_UYVY,      /* Cb, Y0, Cr, Y1; 4:2:2 */
+    CT_PIXEL_YVYU,      /* Y0, Cr, Y1, Cb; 4:2:2 */
 } ct_pixel_format;
 
 typedef struct ct_jpeg_image {
     uint32_t width, height;   /* 1..65535 */
     ct_pixel_format format;
-    size_t stride;            /* bytes from one row to the next */
+    /* Bytes from one row to the next; of the Y plane in the planar and
+     * semi-planar layouts (I420, I422, I444, NV12, NV21). A row of the
+     * packed 4:2:2 layouts holds ceil(width / 2) groups of 4 bytes (with an
+     * odd width, the last group's second Y is ignored). */
+    size_t stride;
+    /* The pixels; the Y plane in the planar and semi-planar layouts. */
     const uint8_t *pixels;
+    /* Planar layouts: chroma[0] the Cb plane and chroma[1] the Cr plane;
+     * NV12, NV21: chroma[0] the plane of pairs (chroma[1] unused); with
+     * their strides (bytes from one row to the next, at least a row of
+     * samples, or of pairs). Unused (may be zero) in the other layouts. */
+    const uint8_t *chroma[2];
+    size_t chroma_stride[2];
 } ct_jpeg_image;
 
 typedef struct ct_jpeg_output {
