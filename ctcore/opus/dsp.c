@@ -26,6 +26,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     dsp->resampler_inner_product = ct_opus_resampler_inner_product_c;
     dsp->maxabs = ct_opus_maxabs_c;
     dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_c;
+    dsp->nsq_del_dec = ct_silk_NSQ_del_dec;
 #if defined(__x86_64__)
     /* Debian's build presumes SSE and SSE2 and has no wider float
      * kernels: every level above C gets the SSE versions. */
@@ -43,6 +44,10 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
         if (ct_cpu_flags_detected() & CT_CPU_FLAG_SSE41)
             dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_sse4_1;
     }
+    /* fixed-point: any SIMD version of the C's integer operations gives
+     * the C's bits */
+    if (simd == CT_SIMD_AVX2 && (ct_cpu_flags_for(simd) & CT_CPU_FLAG_AVX2))
+        dsp->nsq_del_dec = ct_silk_NSQ_del_dec_avx2;
 #else
     (void)simd;
 #endif

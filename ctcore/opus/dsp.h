@@ -18,6 +18,8 @@
 #include "ctcore/ctcore.h"
 
 struct ct_silk_encoder_state;
+struct ct_silk_nsq_state;
+struct ct_silk_side_info_indices;
 
 typedef struct ct_opus_dsp {
     /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
@@ -45,6 +47,17 @@ typedef struct ct_opus_dsp {
      * kernel with a twin: libopus runs silk/x86/VAD_sse4_1.c's version,
      * whose power scaling differs from the C one, on CPUs with SSE4.1 */
     int (*vad_get_sa_q8)(struct ct_silk_encoder_state *psEncC, const int16_t pIn[]);
+    /* silk/NSQ_del_dec.c silk_NSQ_del_dec_c: the noise shaping quantiser
+     * with delayed decisions (silk.h ct_silk_NSQ_del_dec). libopus 1.3.1
+     * runs the C version; the AVX2 one gives its bits for every count of
+     * states (1..4) */
+    void (*nsq_del_dec)(const struct ct_silk_encoder_state *psEncC, struct ct_silk_nsq_state *NSQ,
+                        struct ct_silk_side_info_indices *psIndices, const int16_t x16[],
+                        int8_t pulses[], const int16_t PredCoef_Q12[], const int16_t LTPCoef_Q14[],
+                        const int16_t AR_Q13[], const int HarmShapeGain_Q14[],
+                        const int Tilt_Q14[], const int32_t LF_shp_Q14[],
+                        const int32_t Gains_Q16[], const int pitchL[], const int Lambda_Q10,
+                        const int LTP_scale_Q14);
 } ct_opus_dsp;
 
 /* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic
