@@ -36,6 +36,7 @@ void checkasm_check_jpeg(void);
 void checkasm_check_mp3(void);
 void checkasm_check_opus(void);
 void checkasm_check_silk_vad(void);
+void checkasm_check_silk_nsq(void);
 
 /* The CPU flags (common/cpu.h) of the level under test: the CPU's own up to
  * that level. */
