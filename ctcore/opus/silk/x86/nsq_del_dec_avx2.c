@@ -28,6 +28,7 @@
  * Inc., Victor Ding) with 1.3.1's arithmetic.
  */
 #include <immintrin.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -54,11 +55,17 @@ typedef struct {
     __m128i sAR2_Q14[MAX_SHAPE_LPC_ORDER];
     __m128i LF_AR_Q14;
     __m128i Diff_Q14;
-    __m128i Seed;
+    __m128i Seed; /* followed by SeedInit: one block for copy_lane */
     __m128i SeedInit;
     __m128i RD_Q10;
     lane_sample Samples[DECISION_DELAY];
 } lane_states;
+
+_Static_assert(sizeof(((lane_states *)0)->Samples) % 32 == 0,
+               "copy_lane takes the samples in 32-byte blocks");
+_Static_assert(offsetof(lane_states, SeedInit) ==
+                   offsetof(lane_states, Seed) + sizeof(__m128i),
+               "copy_lane takes Seed and SeedInit as one block");
 
 /* The subframe's coefficients as multipliers for wb_products. */
 typedef struct {
@@ -97,9 +104,15 @@ static AVX2 inline __m128i high_dwords(__m256i v)
         v, _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7)));
 }
 
+/* silk_SMULWB(a, c) for factor = wb_factor(c): the even and the odd
+ * lanes' products in 128 bits, a shorter chain than high_dwords of
+ * wb_products for the allpass sections' serial one */
 static AVX2 inline __m128i smulwb(__m128i a, __m256i factor)
 {
-    return high_dwords(wb_products(a, factor));
+    const __m128i f = _mm256_castsi256_si128(factor);
+    const __m128i even = _mm_srli_epi64(_mm_mul_epi32(a, f), 32);
+    const __m128i odd = _mm_mul_epi32(_mm_srli_epi64(a, 32), f);
+    return _mm_blend_epi16(even, odd, 0xCC);
 }
 
 /* silk_SMULWW(a, b): bits 16..47 of the 64-bit product. */
@@ -164,16 +177,26 @@ static AVX2 inline int first_max(__m128i v, __m128i invalid)
     return __builtin_ctz(eq);
 }
 
-/* The pshufb control that copies lane src into lane dst. */
-static AVX2 inline __m128i lane_copy_control(int dst, int src)
+/* The pshufb control that copies lane src into lane dst, in both
+ * halves. */
+static AVX2 inline __m256i lane_copy_control(int dst, int src)
 {
-    int8_t b[16];
-    for (int l = 0; l < 4; l++) {
-        const int from = l == dst ? src : l;
-        for (int j = 0; j < 4; j++)
-            b[4 * l + j] = (int8_t)(4 * from + j);
+    const __m128i identity =
+        _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i from = _mm_set1_epi32(0x03020100 + 0x04040404 * src);
+    const __m128i at_dst =
+        _mm_cmpeq_epi32(_mm_setr_epi32(0, 1, 2, 3), _mm_set1_epi32(dst));
+    return _mm256_broadcastsi128_si256(_mm_blendv_epi8(identity, from, at_dst));
+}
+
+/* Applies ctl to the 32-byte blocks at v: pairs of lane vectors. */
+static AVX2 inline void copy_lane(void *v, int blocks, __m256i ctl)
+{
+    char *p = v;
+    for (int t = 0; t < blocks; t++) {
+        __m256i *q = (__m256i *)(void *)(p + 32 * t);
+        _mm256_storeu_si256(q, _mm256_shuffle_epi8(_mm256_loadu_si256(q), ctl));
     }
-    return _mm_loadu_si128((const __m128i *)(const void *)b);
 }
 
 static AVX2 void scale_states(const ct_silk_encoder_state *psEncC,
@@ -471,26 +494,17 @@ quantizer(ct_silk_nsq_state *NSQ, lane_states *dd, int signalType,
          * read, and LF_AR, Diff and RD are set from the sample state
          * below */
         if (lane_of(RD1, RDmin_ind) < lane_of(RD0, RDmax_ind)) {
-            const __m128i ctl = lane_copy_control(RDmax_ind, RDmin_ind);
-            for (int t = i; t < i + NSQ_LPC_BUF_LENGTH; t++)
-                dd->sLPC_Q14[t] = _mm_shuffle_epi8(dd->sLPC_Q14[t], ctl);
-            for (int t = 0; t < shapingLPCOrder; t++)
-                dd->sAR2_Q14[t] = _mm_shuffle_epi8(dd->sAR2_Q14[t], ctl);
-            dd->Seed = _mm_shuffle_epi8(dd->Seed, ctl);
-            dd->SeedInit = _mm_shuffle_epi8(dd->SeedInit, ctl);
-            for (int t = 0; t < DECISION_DELAY; t++) {
-                lane_sample *s = &dd->Samples[t];
-                s->RandState = _mm_shuffle_epi8(s->RandState, ctl);
-                s->Q_Q10 = _mm_shuffle_epi8(s->Q_Q10, ctl);
-                s->Xq_Q14 = _mm_shuffle_epi8(s->Xq_Q14, ctl);
-                s->Pred_Q15 = _mm_shuffle_epi8(s->Pred_Q15, ctl);
-                s->Shape_Q14 = _mm_shuffle_epi8(s->Shape_Q14, ctl);
-            }
+            const __m256i ctl = lane_copy_control(RDmax_ind, RDmin_ind);
+            copy_lane(&dd->sLPC_Q14[i], NSQ_LPC_BUF_LENGTH / 2, ctl);
+            copy_lane(dd->sAR2_Q14, shapingLPCOrder / 2, ctl);
+            /* Seed and SeedInit, adjacent */
+            copy_lane(&dd->Seed, 1, ctl);
+            copy_lane(dd->Samples, (int)sizeof(dd->Samples) / 32, ctl);
             /* the best sample state of RDmax_ind: RDmin_ind's second best */
-            int32_t perm[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-            perm[RDmax_ind] = 4 + RDmin_ind;
-            const __m256i p =
-                _mm256_loadu_si256((const __m256i *)(const void *)perm);
+            const __m256i identity = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            const __m256i p = _mm256_blendv_epi8(
+                identity, _mm256_set1_epi32(4 + RDmin_ind),
+                _mm256_cmpeq_epi32(identity, _mm256_set1_epi32(RDmax_ind)));
             SS_Q_Q10 = _mm256_permutevar8x32_epi32(SS_Q_Q10, p);
             SS_xq_Q14 = _mm256_permutevar8x32_epi32(SS_xq_Q14, p);
             SS_LF_AR_Q14 = _mm256_permutevar8x32_epi32(SS_LF_AR_Q14, p);
