@@ -11,12 +11,15 @@
  * 2 or 4 subframes, LPC order 10 (16 at 16 kHz), shaping orders 12..24,
  * warping on and off, each count of states 1..4, voiced frames with lags
  * of 2..18 ms and unvoiced ones, Lambda below and above 2048, gains from
- * 2^16 to 2^30 in Q16, inputs from silence to full scale.
+ * 2^16 to 2^30 in Q16, inputs from silence to full scale. The strong
+ * filters drive the 32-bit sums that 1.3.1 lets wrap (the long-term
+ * shaping sum, the residual's, sLTP_shp_Q14) past their range on some 2
+ * to 8 % of the samples, so the wrapping is compared too.
  *
- * The speech activity detector's Its two versions are not twins: libopus'
+ * The speech activity detector's two versions are not twins: libopus'
  * SSE4.1 one (silk/x86/VAD_sse4_1.c) scales the speech activity by the band
- * powers differently from the C one (silk/VAD.c), so each is checked against a
- * plain transcription of its own reference:
+ * powers differently from the C one (silk/VAD.c), so each is checked
+ * against a plain transcription of its own reference:
  *
  *  - silk_vad_c: ct_silk_VAD_GetSA_Q8_c against VAD.c;
  *  - silk_vad_sse4_1 (CPUs with SSE4.1): ct_silk_VAD_GetSA_Q8_sse4_1

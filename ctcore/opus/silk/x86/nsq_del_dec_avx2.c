@@ -52,7 +52,9 @@ typedef struct {
 /* NSQ_del_dec_struct, a lane per state. */
 typedef struct {
     __m128i sLPC_Q14[MAX_SUB_FRAME_LENGTH + NSQ_LPC_BUF_LENGTH];
-    __m128i sAR2_Q14[MAX_SHAPE_LPC_ORDER];
+    /* state k in the low dword of 64-bit lane k (the high dwords are
+     * scratch): the multiplies of the allpass chain take it as it is */
+    __m256i sAR2_Q14[MAX_SHAPE_LPC_ORDER];
     __m128i LF_AR_Q14;
     __m128i Diff_Q14;
     __m128i Seed; /* followed by SeedInit: one block for copy_lane */
@@ -113,6 +115,32 @@ static AVX2 inline __m128i smulwb(__m128i a, __m256i factor)
     const __m128i even = _mm_srli_epi64(_mm_mul_epi32(a, f), 32);
     const __m128i odd = _mm_mul_epi32(_mm_srli_epi64(a, 32), f);
     return _mm_blend_epi16(even, odd, 0xCC);
+}
+
+/* smulwb on the 64-bit-lane layout of sAR2_Q14: the result in the low
+ * dwords */
+static AVX2 inline __m256i smulwb_q(__m256i a, __m256i factor)
+{
+    return _mm256_srli_epi64(_mm256_mul_epi32(a, factor), 32);
+}
+
+/* The 64-bit-lane layout's low dwords, one per state. */
+static AVX2 inline __m128i low_dwords(__m256i v)
+{
+    return _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(
+        v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+}
+
+/* The vpermd control that copies 64-bit lane src into lane dst (dst -1:
+ * none). */
+static AVX2 inline __m256i qword_copy_control(int dst, int src)
+{
+    const __m256i identity = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i lane = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3);
+    const __m256i from = _mm256_add_epi32(
+        _mm256_set1_epi32(2 * src), _mm256_setr_epi32(0, 1, 0, 1, 0, 1, 0, 1));
+    return _mm256_blendv_epi8(identity, from,
+                              _mm256_cmpeq_epi32(lane, _mm256_set1_epi32(dst)));
 }
 
 /* silk_SMULWW(a, b): bits 16..47 of the 64-bit product. */
@@ -258,7 +286,10 @@ static AVX2 void scale_states(const ct_silk_encoder_state *psEncC,
         for (i = 0; i < NSQ_LPC_BUF_LENGTH; i++)
             dd->sLPC_Q14[i] = smulww(dd->sLPC_Q14[i], gain_adj_Q16);
         for (i = 0; i < MAX_SHAPE_LPC_ORDER; i++)
-            dd->sAR2_Q14[i] = smulww(dd->sAR2_Q14[i], gain_adj_Q16);
+            dd->sAR2_Q14[i] = _mm256_srli_epi64(
+                _mm256_mul_epi32(dd->sAR2_Q14[i],
+                                 _mm256_set1_epi32(gain_adj_Q16)),
+                16);
         for (i = 0; i < DECISION_DELAY; i++) {
             dd->Samples[i].Pred_Q15 =
                 smulww(dd->Samples[i].Pred_Q15, gain_adj_Q16);
@@ -351,20 +382,22 @@ quantizer(ct_silk_nsq_state *NSQ, lane_states *dd, int signalType,
 
         /* Noise shape feedback: the allpass sections in sAR2_Q14, their
          * outputs weighted by AR_shp_Q13 */
-        __m128i tmp2 = _mm_add_epi32(dd->Diff_Q14,
-                                     smulwb(dd->sAR2_Q14[0], c->warping_Q16));
+        __m256i tmp2 =
+            _mm256_add_epi32(_mm256_cvtepi32_epi64(dd->Diff_Q14),
+                             smulwb_q(dd->sAR2_Q14[0], c->warping_Q16));
         __m256i n_AR = _mm256_set1_epi32(shapingLPCOrder >> 1);
         for (int j = 0; j < shapingLPCOrder - 1; j++) {
-            const __m128i prev = dd->sAR2_Q14[j];
+            const __m256i prev = dd->sAR2_Q14[j];
             dd->sAR2_Q14[j] = tmp2;
-            n_AR = _mm256_add_epi32(n_AR, wb_products(tmp2, c->AR_shp_Q13[j]));
-            tmp2 = _mm_add_epi32(
-                prev, smulwb(_mm_sub_epi32(dd->sAR2_Q14[j + 1], tmp2),
-                             c->warping_Q16));
+            n_AR = _mm256_add_epi32(n_AR,
+                                    _mm256_mul_epi32(tmp2, c->AR_shp_Q13[j]));
+            tmp2 = _mm256_add_epi32(
+                prev, smulwb_q(_mm256_sub_epi32(dd->sAR2_Q14[j + 1], tmp2),
+                               c->warping_Q16));
         }
         dd->sAR2_Q14[shapingLPCOrder - 1] = tmp2;
         n_AR = _mm256_add_epi32(
-            n_AR, wb_products(tmp2, c->AR_shp_Q13[shapingLPCOrder - 1]));
+            n_AR, _mm256_mul_epi32(tmp2, c->AR_shp_Q13[shapingLPCOrder - 1]));
 
         __m128i n_AR_Q14 =
             _mm_slli_epi32(high_dwords(n_AR), 1); /* Q11 -> Q12 */
@@ -496,7 +529,10 @@ quantizer(ct_silk_nsq_state *NSQ, lane_states *dd, int signalType,
         if (lane_of(RD1, RDmin_ind) < lane_of(RD0, RDmax_ind)) {
             const __m256i ctl = lane_copy_control(RDmax_ind, RDmin_ind);
             copy_lane(&dd->sLPC_Q14[i], NSQ_LPC_BUF_LENGTH / 2, ctl);
-            copy_lane(dd->sAR2_Q14, shapingLPCOrder / 2, ctl);
+            const __m256i qctl = qword_copy_control(RDmax_ind, RDmin_ind);
+            for (int t = 0; t < shapingLPCOrder; t++)
+                dd->sAR2_Q14[t] =
+                    _mm256_permutevar8x32_epi32(dd->sAR2_Q14[t], qctl);
             /* Seed and SeedInit, adjacent */
             copy_lane(&dd->Seed, 1, ctl);
             copy_lane(dd->Samples, (int)sizeof(dd->Samples) / 32, ctl);
@@ -615,7 +651,7 @@ AVX2 void ct_silk_NSQ_del_dec_avx2(
     for (i = 0; i < NSQ_LPC_BUF_LENGTH; i++)
         dd.sLPC_Q14[i] = _mm_set1_epi32(NSQ->sLPC_Q14[i]);
     for (i = 0; i < MAX_SHAPE_LPC_ORDER; i++)
-        dd.sAR2_Q14[i] = _mm_set1_epi32(NSQ->sAR2_Q14[i]);
+        dd.sAR2_Q14[i] = _mm256_set1_epi32(NSQ->sAR2_Q14[i]);
 
     offset_Q10 = ct_silk_Quantization_Offsets_Q10[psIndices->signalType >> 1]
                                                  [psIndices->quantOffsetType];
@@ -748,7 +784,7 @@ AVX2 void ct_silk_NSQ_del_dec_avx2(
         NSQ->sLPC_Q14[i] =
             lane_of(dd.sLPC_Q14[psEncC->subfr_length + i], Winner_ind);
     for (i = 0; i < MAX_SHAPE_LPC_ORDER; i++)
-        NSQ->sAR2_Q14[i] = lane_of(dd.sAR2_Q14[i], Winner_ind);
+        NSQ->sAR2_Q14[i] = lane_of(low_dwords(dd.sAR2_Q14[i]), Winner_ind);
 
     /* Update states */
     NSQ->sLF_AR_shp_Q14 = lane_of(dd.LF_AR_Q14, Winner_ind);
