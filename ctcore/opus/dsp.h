@@ -21,6 +21,15 @@ struct ct_silk_encoder_state;
 struct ct_silk_nsq_state;
 struct ct_silk_side_info_indices;
 
+/* silk_NSQ_del_dec_c's signature (silk.h ct_silk_NSQ_del_dec) */
+typedef void ct_silk_nsq_del_dec_fn(
+    const struct ct_silk_encoder_state *psEncC, struct ct_silk_nsq_state *NSQ,
+    struct ct_silk_side_info_indices *psIndices, const int16_t x16[],
+    int8_t pulses[], const int16_t PredCoef_Q12[], const int16_t LTPCoef_Q14[],
+    const int16_t AR_Q13[], const int HarmShapeGain_Q14[], const int Tilt_Q14[],
+    const int32_t LF_shp_Q14[], const int32_t Gains_Q16[], const int pitchL[],
+    const int Lambda_Q10, const int LTP_scale_Q14);
+
 typedef struct ct_opus_dsp {
     /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
      * x[j] * y[j + k], k = 0..3 (len >= 3) */
@@ -51,13 +60,7 @@ typedef struct ct_opus_dsp {
      * with delayed decisions (silk.h ct_silk_NSQ_del_dec). libopus 1.3.1
      * runs the C version; the AVX2 one gives its bits for every count of
      * states (1..4) */
-    void (*nsq_del_dec)(const struct ct_silk_encoder_state *psEncC, struct ct_silk_nsq_state *NSQ,
-                        struct ct_silk_side_info_indices *psIndices, const int16_t x16[],
-                        int8_t pulses[], const int16_t PredCoef_Q12[], const int16_t LTPCoef_Q14[],
-                        const int16_t AR_Q13[], const int HarmShapeGain_Q14[],
-                        const int Tilt_Q14[], const int32_t LF_shp_Q14[],
-                        const int32_t Gains_Q16[], const int pitchL[], const int Lambda_Q10,
-                        const int LTP_scale_Q14);
+    ct_silk_nsq_del_dec_fn *nsq_del_dec;
 } ct_opus_dsp;
 
 /* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic

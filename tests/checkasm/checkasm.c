@@ -39,7 +39,6 @@ static void (*const codecs[])(void) = {
     checkasm_check_mp3,
     checkasm_check_opus,
     checkasm_check_silk_vad,
-    checkasm_check_silk_nsq,
 };
 
 /* A kernel tested under a name (tested once however many levels keep it). */

@@ -55,6 +55,26 @@
 #define NSQ_RUNS   96
 #define NSQ_FRAMES 24
 
+/* One frame: silence, white noise, a harmonic burst with noise, or
+ * alternating full-scale samples, at a level of 0 to 15 bits. */
+static void vad_frame(int16_t *x, int n, int kind, int bits, int t0)
+{
+    const float amp = bits ? ldexpf(1.0f, bits) - 1.0f : 0.0f;
+    const float f0 = checkasm_rand_float(0.01f, 0.1f);
+    for (int i = 0; i < n; i++) {
+        float v = 0;
+        if (kind == 1)
+            v = amp * checkasm_rand_float(-1.0f, 1.0f);
+        else if (kind == 2)
+            v = amp * (0.5f * sinf(f0 * (float)(t0 + i)) +
+                       0.3f * sinf(3.1f * f0 * (float)(t0 + i)) +
+                       0.1f * checkasm_rand_float(-1.0f, 1.0f));
+        else if (kind == 3)
+            v = (i & 1) ? 32767.0f : -32768.0f;
+        x[i] = (int16_t)v;
+    }
+}
+
 /* The quantiser's inputs for one frame. */
 typedef struct nsq_frame {
     int16_t x16[MAX_FRAME_LENGTH];
@@ -79,27 +99,14 @@ typedef struct nsq_side {
     int8_t pulses[MAX_FRAME_LENGTH];
 } nsq_side;
 
-/* A frame of the settings in `enc`: the input at one level (silence to
- * full scale; noise, tones or alternating extremes), filters of one of
+/* A frame of the settings in `enc`: vad_frame's input, filters of one of
  * three sizes (mild, strong, any 16-bit value) and gains log-uniform over
  * their range, some subframes sharing the previous gain. */
 static void nsq_random_frame(nsq_frame *f, const ct_silk_encoder_state *enc)
 {
-    const int n = enc->frame_length, fs = enc->fs_kHz;
-    const int kind = checkasm_rand_int(0, 3), bits = checkasm_rand_int(0, 15);
-    const float amp = bits ? ldexpf(1.0f, bits) - 1.0f : 0.0f;
-    const float f0 = checkasm_rand_float(0.01f, 0.3f);
-    for (int i = 0; i < n; i++) {
-        float v = 0;
-        if (kind == 1)
-            v = amp * checkasm_rand_float(-1.0f, 1.0f);
-        else if (kind == 2)
-            v = amp * (0.6f * sinf(f0 * (float)i) +
-                       0.3f * checkasm_rand_float(-1.0f, 1.0f));
-        else if (kind == 3)
-            v = (i & 1) ? amp : -amp - 1.0f;
-        f->x16[i] = (int16_t)v;
-    }
+    const int fs = enc->fs_kHz;
+    vad_frame(f->x16, enc->frame_length, checkasm_rand_int(0, 3),
+              checkasm_rand_int(0, 15), 0);
     const int size = checkasm_rand_int(0, 7);
     const int lim = size < 5 ? 1200 : size < 7 ? 6000 : 32767;
     for (int i = 0; i < 2 * MAX_LPC_ORDER; i++)
@@ -353,26 +360,6 @@ static int model_vad_sse4_1(ct_silk_encoder_state *st, const int16_t pIn[])
     return model_vad(st, pIn, 1);
 }
 
-/* One frame: silence, white noise, a harmonic burst with noise, or
- * alternating full-scale samples, at a level of 0 to 15 bits. */
-static void vad_frame(int16_t *x, int n, int kind, int bits, int t0)
-{
-    const float amp = bits ? ldexpf(1.0f, bits) - 1.0f : 0.0f;
-    const float f0 = checkasm_rand_float(0.01f, 0.1f);
-    for (int i = 0; i < n; i++) {
-        float v = 0;
-        if (kind == 1)
-            v = amp * checkasm_rand_float(-1.0f, 1.0f);
-        else if (kind == 2)
-            v = amp * (0.5f * sinf(f0 * (float)(t0 + i)) +
-                       0.3f * sinf(3.1f * f0 * (float)(t0 + i)) +
-                       0.1f * checkasm_rand_float(-1.0f, 1.0f));
-        else if (kind == 3)
-            v = (i & 1) ? 32767.0f : -32768.0f;
-        x[i] = (int16_t)v;
-    }
-}
-
 typedef int (*vad_fn)(ct_silk_encoder_state *, const int16_t[]);
 
 static void check_vad(vad_fn opt, vad_fn model, const char *name)
@@ -439,14 +426,8 @@ void checkasm_check_silk_vad(void)
     checkasm_report("silk_vad");
 }
 
-void checkasm_check_silk_nsq(void)
+void checkasm_check_silk_nsq(const ct_opus_dsp *c, const ct_opus_dsp *opt)
 {
-    const unsigned flags = checkasm_cpu_flags();
-    const ct_simd simd =
-        (flags & CT_CPU_FLAG_AVX2) ? CT_SIMD_AVX2 : CT_SIMD_SSE2;
-    ct_opus_dsp c, opt;
-    ct_opus_dsp_init(&c, CT_SIMD_C);
-    ct_opus_dsp_init(&opt, simd);
-    check_nsq_del_dec(&c, &opt);
+    check_nsq_del_dec(c, opt);
     checkasm_report("silk_nsq");
 }

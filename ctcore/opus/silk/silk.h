@@ -321,23 +321,7 @@ void ct_silk_NSQ_del_dec(
 #if defined(__x86_64__)
 /* x86/nsq_del_dec_avx2.c: ct_silk_NSQ_del_dec's bits, the states in the
  * lanes of AVX2 registers (the kernel table's nsq_del_dec at CT_SIMD_AVX2) */
-void ct_silk_NSQ_del_dec_avx2(
-    const ct_silk_encoder_state *psEncC,                        /* I Encoder State */
-    ct_silk_nsq_state *NSQ,                                     /* I/O NSQ state */
-    ct_silk_side_info_indices *psIndices,                       /* I/O Quantization Indices */
-    const int16_t x16[],                                        /* I Input */
-    int8_t pulses[],                                            /* O Quantized pulse signal */
-    const int16_t PredCoef_Q12[ 2 * MAX_LPC_ORDER ],            /* I Short term prediction coefs */
-    const int16_t LTPCoef_Q14[ LTP_ORDER * MAX_NB_SUBFR ],      /* I Long term prediction coefs */
-    const int16_t AR_Q13[ MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER ], /* I Noise shaping coefs */
-    const int HarmShapeGain_Q14[ MAX_NB_SUBFR ],                /* I Long term shaping coefs */
-    const int Tilt_Q14[ MAX_NB_SUBFR ],                         /* I Spectral tilt */
-    const int32_t LF_shp_Q14[ MAX_NB_SUBFR ],                   /* I Low frequency shaping coefs */
-    const int32_t Gains_Q16[ MAX_NB_SUBFR ],                    /* I Quantization step sizes */
-    const int pitchL[ MAX_NB_SUBFR ],                           /* I Pitch lags */
-    const int Lambda_Q10,                                       /* I Rate/distortion tradeoff */
-    const int LTP_scale_Q14                                     /* I LTP state scaling */
-);
+ct_silk_nsq_del_dec_fn ct_silk_NSQ_del_dec_avx2;
 #endif
 
 /* silk/process_NLSFs.c -> process_nlsfs.c */

@@ -195,14 +195,11 @@ static AVX2 inline int first_min(__m128i v, __m128i invalid)
     return __builtin_ctz(eq);
 }
 
+/* first_min of the complements: ~x reverses the order of int32 without
+ * overflow. */
 static AVX2 inline int first_max(__m128i v, __m128i invalid)
 {
-    __m128i m = _mm_blendv_epi8(v, _mm_set1_epi32(silk_int32_MIN), invalid);
-    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0x4E));
-    m = _mm_max_epi32(m, _mm_shuffle_epi32(m, 0xB1));
-    const unsigned eq =
-        (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, m)));
-    return __builtin_ctz(eq);
+    return first_min(_mm_xor_si128(v, _mm_set1_epi32(-1)), invalid);
 }
 
 /* The pshufb control that copies lane src into lane dst, in both
