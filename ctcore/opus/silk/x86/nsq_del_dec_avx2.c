@@ -1,7 +1,8 @@
 /*
  * SILK's noise shaping quantiser with delayed decisions, the states of the
- * trellis in the four 32-bit lanes of SSE/AVX2 registers. Every lane does
- * the 32- and 64-bit integer operations of ct_silk_NSQ_del_dec
+ * trellis in the four 32-bit lanes of SSE/AVX2 registers (the allpass
+ * sections' in four 64-bit lanes, the form their multiplies take). Every
+ * lane does the 32- and 64-bit integer operations of ct_silk_NSQ_del_dec
  * (nsq_del_dec.c, libopus 1.3.1's C) in the same order, so the pulses, the
  * quantised signal, the NSQ state and the seed are its bits:
  *
@@ -69,7 +70,7 @@ _Static_assert(offsetof(lane_states, SeedInit) ==
                    offsetof(lane_states, Seed) + sizeof(__m128i),
                "copy_lane takes Seed and SeedInit as one block");
 
-/* The subframe's coefficients as multipliers for wb_products. */
+/* The subframe's coefficients as wb_factor multipliers. */
 typedef struct {
     __m256i a_Q12[MAX_LPC_ORDER];
     __m256i AR_shp_Q13[MAX_SHAPE_LPC_ORDER];
@@ -131,8 +132,7 @@ static AVX2 inline __m128i low_dwords(__m256i v)
         v, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
 }
 
-/* The vpermd control that copies 64-bit lane src into lane dst (dst -1:
- * none). */
+/* The vpermd control that copies 64-bit lane src into lane dst. */
 static AVX2 inline __m256i qword_copy_control(int dst, int src)
 {
     const __m256i identity = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -151,6 +151,12 @@ static AVX2 inline __m128i smulww(__m128i a, int32_t b)
     return high_dwords(_mm256_slli_epi64(p, 16));
 }
 
+/* smulww on the 64-bit-lane layout: bits 16..47 in the low dwords */
+static AVX2 inline __m256i smulww_q(__m256i a, int32_t b)
+{
+    return _mm256_srli_epi64(_mm256_mul_epi32(a, _mm256_set1_epi32(b)), 16);
+}
+
 /* silk_SMULBB(a, b): the upper 16 bits of a cleared, madd's second
  * product is zero. */
 static AVX2 inline __m128i smulbb(__m128i a, __m128i b)
@@ -163,13 +169,6 @@ static AVX2 inline __m128i rshift_round(__m128i a, int bits)
 {
     return _mm_srai_epi32(
         _mm_add_epi32(_mm_srai_epi32(a, bits - 1), _mm_set1_epi32(1)), 1);
-}
-
-static AVX2 inline __m256i rshift_round256(__m256i a, int bits)
-{
-    return _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_srai_epi32(a, bits - 1), _mm256_set1_epi32(1)),
-        1);
 }
 
 /* cond < 0 ? -a : a (psDD->Seed < 0) */
@@ -244,8 +243,8 @@ static AVX2 void scale_states(const ct_silk_encoder_state *psEncC,
     for (i = 0; i < psEncC->subfr_length; i++)
         x_sc_Q10[i] = silk_SMULWW(x16[i], inv_gain_Q26);
 
-    /* After rewhitening the LTP state is un-scaled, so scale with inv_gain_Q16
-     */
+    /* After rewhitening the LTP state is un-scaled, so scale with
+     * inv_gain_Q16 */
     if (NSQ->rewhite_flag) {
         if (subfr == 0) {
             /* Do LTP downscaling */
@@ -283,10 +282,7 @@ static AVX2 void scale_states(const ct_silk_encoder_state *psEncC,
         for (i = 0; i < NSQ_LPC_BUF_LENGTH; i++)
             dd->sLPC_Q14[i] = smulww(dd->sLPC_Q14[i], gain_adj_Q16);
         for (i = 0; i < MAX_SHAPE_LPC_ORDER; i++)
-            dd->sAR2_Q14[i] = _mm256_srli_epi64(
-                _mm256_mul_epi32(dd->sAR2_Q14[i],
-                                 _mm256_set1_epi32(gain_adj_Q16)),
-                16);
+            dd->sAR2_Q14[i] = smulww_q(dd->sAR2_Q14[i], gain_adj_Q16);
         for (i = 0; i < DECISION_DELAY; i++) {
             dd->Samples[i].Pred_Q15 =
                 smulww(dd->Samples[i].Pred_Q15, gain_adj_Q16);
