@@ -5,8 +5,9 @@
  * the SSE versions (lane sums, rcpps, rsqrtps), which differ from their C
  * code: the *_sse* functions here reproduce those instructions in that
  * order, the *_c functions are libopus' C code (the bytes of a build
- * without SIMD). One table per encoder, filled by ct_opus_dsp_init and
- * passed down where the reference passes `arch`.
+ * without SIMD); SILK's delayed-decision quantiser is fixed-point, so its
+ * AVX2 version gives its C code's bits. One table per encoder, filled by
+ * ct_opus_dsp_init and passed down where the reference passes `arch`.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -67,7 +68,9 @@ typedef struct ct_opus_dsp {
  * of Debian's build, whatever wider SIMD the CPU has; and the VAD that
  * libopus picks on this CPU (the SSE4.1 one where the CPU has SSE4.1,
  * whatever CT_SIMD says, except for CT_SIMD_C: a build without
- * intrinsics). simd is resolved (ct_simd_resolve). */
+ * intrinsics). SILK's fixed-point nsq_del_dec is the C code's bits at every
+ * level: its AVX2 version at CT_SIMD_AVX2 on CPUs with AVX2. simd is
+ * resolved (ct_simd_resolve). */
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd);
 
 void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len);
