@@ -30,6 +30,7 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
     dsp->tonality_bins = ct_opus_tonality_bins_c;
     dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_c;
     dsp->warped_autocorrelation = ct_silk_warped_autocorrelation_FLP;
+    dsp->nsq_del_dec = ct_silk_NSQ_del_dec;
 #if defined(__x86_64__)
     /* Debian's build presumes SSE and SSE2 and has no wider float
      * kernels: every level above C gets the SSE versions. */
@@ -48,13 +49,15 @@ void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd)
         if (ct_cpu_flags_detected() & CT_CPU_FLAG_SSE41)
             dsp->vad_get_sa_q8 = ct_silk_VAD_GetSA_Q8_sse4_1;
     }
-    if (simd == CT_SIMD_AVX2 &&
-        (ct_cpu_flags_detected() & CT_CPU_FLAG_AVX2)) {
-        /* ours, with the SSE kernel's and the C loop's bits */
+    if (simd == CT_SIMD_AVX2 && (ct_cpu_flags_for(simd) & CT_CPU_FLAG_AVX2)) {
+        /* ours, with the bits of the SSE kernel and the C loops they
+         * replace (SILK's quantiser is fixed-point: any SIMD version of the
+         * C's integer operations gives the C's bits) */
         dsp->xcorr_kernel8 = ct_opus_xcorr_kernel8_avx2;
         dsp->fft_impl = ct_opus_fft_impl_avx2;
         dsp->tonality_bins = ct_opus_tonality_bins_avx2;
         dsp->warped_autocorrelation = ct_silk_warped_autocorrelation_FLP_avx2;
+        dsp->nsq_del_dec = ct_silk_NSQ_del_dec_avx2;
     }
 #else
     (void)simd;

@@ -5,8 +5,9 @@
  * the SSE versions (lane sums, rcpps, rsqrtps), which differ from their C
  * code: the *_sse* functions here reproduce those instructions in that
  * order, the *_c functions are libopus' C code (the bytes of a build
- * without SIMD). One table per encoder, filled by ct_opus_dsp_init and
- * passed down where the reference passes `arch`.
+ * without SIMD); SILK's delayed-decision quantiser is fixed-point, so its
+ * AVX2 version gives its C code's bits. One table per encoder, filled by
+ * ct_opus_dsp_init and passed down where the reference passes `arch`.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -19,6 +20,17 @@
 #include "opus/fft.h"
 
 struct ct_silk_encoder_state;
+struct ct_silk_nsq_state;
+struct ct_silk_side_info_indices;
+
+/* silk_NSQ_del_dec_c's signature (silk.h ct_silk_NSQ_del_dec) */
+typedef void ct_silk_nsq_del_dec_fn(
+    const struct ct_silk_encoder_state *psEncC, struct ct_silk_nsq_state *NSQ,
+    struct ct_silk_side_info_indices *psIndices, const int16_t x16[],
+    int8_t pulses[], const int16_t PredCoef_Q12[], const int16_t LTPCoef_Q14[],
+    const int16_t AR_Q13[], const int HarmShapeGain_Q14[], const int Tilt_Q14[],
+    const int32_t LF_shp_Q14[], const int32_t Gains_Q16[], const int pitchL[],
+    const int Lambda_Q10, const int LTP_scale_Q14);
 
 typedef struct ct_opus_dsp {
     /* celt/pitch.h xcorr_kernel: sum[k] += sum over j < len of
@@ -62,13 +74,20 @@ typedef struct ct_opus_dsp {
      * loop: the AVX2 version is ours and gives its bits */
     void (*warped_autocorrelation)(float *corr, const float *input, float warping, int length,
                                    int order);
+    /* silk/NSQ_del_dec.c silk_NSQ_del_dec_c: the noise shaping quantiser
+     * with delayed decisions (silk.h ct_silk_NSQ_del_dec). libopus 1.3.1
+     * runs the C version; the AVX2 one gives its bits for every count of
+     * states (1..4) */
+    ct_silk_nsq_del_dec_fn *nsq_del_dec;
 } ct_opus_dsp;
 
 /* The C code for CT_SIMD_C, else (x86-64) the SSE versions: the arithmetic
  * of Debian's build, whatever wider SIMD the CPU has; and the VAD that
  * libopus picks on this CPU (the SSE4.1 one where the CPU has SSE4.1,
  * whatever CT_SIMD says, except for CT_SIMD_C: a build without
- * intrinsics). simd is resolved (ct_simd_resolve). */
+ * intrinsics). SILK's fixed-point nsq_del_dec is the C code's bits at every
+ * level: its AVX2 version at CT_SIMD_AVX2 on CPUs with AVX2. simd is
+ * resolved (ct_simd_resolve). */
 void ct_opus_dsp_init(ct_opus_dsp *dsp, ct_simd simd);
 
 void ct_opus_xcorr_kernel_c(const float *x, const float *y, float sum[4], int len);

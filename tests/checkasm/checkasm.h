@@ -36,6 +36,11 @@ void checkasm_check_jpeg(void);
 void checkasm_check_mp3(void);
 void checkasm_check_opus(void);
 void checkasm_check_silk_vad(void);
+/* SILK's kernels of the Opus table, called by checkasm_check_opus with
+ * its tables (the C one and the one under test). */
+struct ct_opus_dsp;
+void checkasm_check_silk_nsq(const struct ct_opus_dsp *c,
+                             const struct ct_opus_dsp *opt);
 
 /* The CPU flags (common/cpu.h) of the level under test: the CPU's own up to
  * that level. */

@@ -936,5 +936,6 @@ void checkasm_check_opus(void)
     };
     check_table(&c, &opt, &lanes_model, "", t);
 #endif
+    checkasm_check_silk_nsq(&c, &opt);
     free(t);
 }

@@ -1,9 +1,25 @@
 /*
- * checkasm for SILK's speech activity detector (the kernel table's
- * vad_get_sa_q8). Its two versions are not twins: libopus' SSE4.1 one
- * (silk/x86/VAD_sse4_1.c) scales the speech activity by the band powers
- * differently from the C one (silk/VAD.c), so each is checked against a
- * plain transcription of its own reference:
+ * checkasm for SILK's kernels: the noise shaping quantiser with delayed
+ * decisions (the kernel table's nsq_del_dec) and the speech activity
+ * detector (vad_get_sa_q8).
+ *
+ * silk_nsq_del_dec: the AVX2 version against the C one (libopus 1.3.1's
+ * silk_NSQ_del_dec_c), bit for bit: every output (pulses, the NSQ state
+ * with xq and the shaping and prediction states, the indices' Seed) after
+ * every frame of runs that carry the state from frame to frame, as the
+ * encoder does. The parameters span their real ranges: 8, 12 and 16 kHz,
+ * 2 or 4 subframes, LPC order 10 (16 at 16 kHz), shaping orders 12..24,
+ * warping on and off, each count of states 1..4, voiced frames with lags
+ * of 2..18 ms and unvoiced ones, Lambda below and above 2048, gains from
+ * 2^16 to 2^30 in Q16, inputs from silence to full scale. The strong
+ * filters drive the 32-bit sums that 1.3.1 lets wrap (the long-term
+ * shaping sum, the residual's, sLTP_shp_Q14) past their range on some 2
+ * to 8 % of the samples, so the wrapping is compared too.
+ *
+ * The speech activity detector's two versions are not twins: libopus'
+ * SSE4.1 one (silk/x86/VAD_sse4_1.c) scales the speech activity by the band
+ * powers differently from the C one (silk/VAD.c), so each is checked
+ * against a plain transcription of its own reference:
  *
  *  - silk_vad_c: ct_silk_VAD_GetSA_Q8_c against VAD.c;
  *  - silk_vad_sse4_1 (CPUs with SSE4.1): ct_silk_VAD_GetSA_Q8_sse4_1
@@ -29,10 +45,205 @@
 
 #include "checkasm.h"
 #include "common/cpu.h"
+#include "opus/dsp.h"
 #include "opus/silk/silk.h"
+#include "opus/silk/tables.h"
 
 #define VAD_RUNS   24
 #define VAD_FRAMES 400
+
+#define NSQ_RUNS   96
+#define NSQ_FRAMES 24
+
+/* One frame: silence, white noise, a harmonic burst with noise, or
+ * alternating full-scale samples, at a level of 0 to 15 bits. */
+static void vad_frame(int16_t *x, int n, int kind, int bits, int t0)
+{
+    const float amp = bits ? ldexpf(1.0f, bits) - 1.0f : 0.0f;
+    const float f0 = checkasm_rand_float(0.01f, 0.1f);
+    for (int i = 0; i < n; i++) {
+        float v = 0;
+        if (kind == 1)
+            v = amp * checkasm_rand_float(-1.0f, 1.0f);
+        else if (kind == 2)
+            v = amp * (0.5f * sinf(f0 * (float)(t0 + i)) +
+                       0.3f * sinf(3.1f * f0 * (float)(t0 + i)) +
+                       0.1f * checkasm_rand_float(-1.0f, 1.0f));
+        else if (kind == 3)
+            v = (i & 1) ? 32767.0f : -32768.0f;
+        x[i] = (int16_t)v;
+    }
+}
+
+/* The quantiser's inputs for one frame. */
+typedef struct nsq_frame {
+    int16_t x16[MAX_FRAME_LENGTH];
+    int16_t PredCoef_Q12[2 * MAX_LPC_ORDER];
+    int16_t LTPCoef_Q14[LTP_ORDER * MAX_NB_SUBFR];
+    int16_t AR_Q13[MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER];
+    int HarmShapeGain_Q14[MAX_NB_SUBFR];
+    int Tilt_Q14[MAX_NB_SUBFR];
+    int32_t LF_shp_Q14[MAX_NB_SUBFR];
+    int32_t Gains_Q16[MAX_NB_SUBFR];
+    int pitchL[MAX_NB_SUBFR];
+    int Lambda_Q10;
+    int LTP_scale_Q14;
+    ct_silk_side_info_indices indices;
+} nsq_frame;
+
+/* The state of one side: the encoder's settings, the NSQ state. */
+typedef struct nsq_side {
+    ct_silk_encoder_state enc;
+    ct_silk_nsq_state nsq;
+    ct_silk_side_info_indices indices;
+    int8_t pulses[MAX_FRAME_LENGTH];
+} nsq_side;
+
+/* A frame of the settings in `enc`: vad_frame's input, filters of one of
+ * three sizes (mild, strong, any 16-bit value) and gains log-uniform over
+ * their range, some subframes sharing the previous gain. */
+static void nsq_random_frame(nsq_frame *f, const ct_silk_encoder_state *enc)
+{
+    const int fs = enc->fs_kHz;
+    vad_frame(f->x16, enc->frame_length, checkasm_rand_int(0, 3),
+              checkasm_rand_int(0, 15), 0);
+    const int size = checkasm_rand_int(0, 7);
+    const int lim = size < 5 ? 1200 : size < 7 ? 6000 : 32767;
+    for (int i = 0; i < 2 * MAX_LPC_ORDER; i++)
+        f->PredCoef_Q12[i] = (int16_t)(checkasm_rand_int(-lim, lim) >>
+                                       ((i % MAX_LPC_ORDER) / 4));
+    for (int i = 0; i < LTP_ORDER * MAX_NB_SUBFR; i++)
+        f->LTPCoef_Q14[i] =
+            (int16_t)(i % LTP_ORDER == 2 ? checkasm_rand_int(-2000, 14000)
+                                         : checkasm_rand_int(-3000, 5000));
+    for (int i = 0; i < MAX_NB_SUBFR * MAX_SHAPE_LPC_ORDER; i++)
+        f->AR_Q13[i] = (int16_t)(checkasm_rand_int(-2 * lim, 2 * lim) >>
+                                 ((i % MAX_SHAPE_LPC_ORDER) / 6));
+    const int voiced = checkasm_rand_int(0, 2) != 0;
+    const int lag0 = checkasm_rand_int(2 * fs, 18 * fs);
+    for (int k = 0; k < MAX_NB_SUBFR; k++) {
+        f->HarmShapeGain_Q14[k] = voiced ? checkasm_rand_int(0, 16384) : 0;
+        f->Tilt_Q14[k] = checkasm_rand_int(-16000, 4000);
+        f->LF_shp_Q14[k] =
+            (int32_t)((uint32_t)checkasm_rand_int(0, 16384) << 16) |
+            (uint16_t)checkasm_rand_int(-16384, 0);
+        if (k > 0 && checkasm_rand_int(0, 3) == 0)
+            f->Gains_Q16[k] = f->Gains_Q16[k - 1];
+        else
+            f->Gains_Q16[k] = (int32_t)ldexpf(1.0f, checkasm_rand_int(16, 29)) +
+                              checkasm_rand_int(0, 65535);
+        /* lags of 2..18 ms (PE_MIN_LAG_MS, PE_MAX_LAG_MS), 0 unvoiced;
+         * within a frame they follow a contour of small steps (the
+         * pitch codebooks'): the quantiser reads the LTP state that the
+         * rewhitening wrote, lag + 2 samples back from its start */
+        const int lag = lag0 + checkasm_rand_int(-fs / 2, fs / 2);
+        f->pitchL[k] = voiced ? (lag < 2 * fs    ? 2 * fs
+                                 : lag > 18 * fs ? 18 * fs
+                                                 : lag)
+                              : 0;
+    }
+    f->Lambda_Q10 = checkasm_rand_int(0, 1) ? checkasm_rand_int(100, 2048)
+                                            : checkasm_rand_int(2049, 4000);
+    memset(&f->indices, 0, sizeof(f->indices));
+    f->indices.signalType =
+        (int8_t)(voiced ? TYPE_VOICED : checkasm_rand_int(0, 1));
+    f->indices.quantOffsetType = (int8_t)checkasm_rand_int(0, 1);
+    /* 10 ms frames do not interpolate */
+    f->indices.NLSFInterpCoef_Q2 =
+        (int8_t)(enc->nb_subfr == MAX_NB_SUBFR ? checkasm_rand_int(0, 4) : 4);
+    f->indices.Seed = (int8_t)checkasm_rand_int(0, 3);
+    f->LTP_scale_Q14 =
+        voiced ? ct_silk_LTPScales_table_Q14[checkasm_rand_int(0, 2)] : 0;
+}
+
+static void nsq_run(const ct_opus_dsp *dsp, nsq_side *s, const nsq_frame *f)
+{
+    s->indices = f->indices;
+    dsp->nsq_del_dec(&s->enc, &s->nsq, &s->indices, f->x16, s->pulses,
+                     f->PredCoef_Q12, f->LTPCoef_Q14, f->AR_Q13,
+                     f->HarmShapeGain_Q14, f->Tilt_Q14, f->LF_shp_Q14,
+                     f->Gains_Q16, f->pitchL, f->Lambda_Q10, f->LTP_scale_Q14);
+}
+
+/* The settings of a run: rate, subframes, orders, warping, states. */
+static void nsq_settings(ct_silk_encoder_state *e, int run)
+{
+    static const int fs[3] = {8, 12, 16};
+    e->fs_kHz = fs[checkasm_rand_int(0, 2)];
+    e->nb_subfr = checkasm_rand_int(0, 3) ? MAX_NB_SUBFR : MAX_NB_SUBFR / 2;
+    e->subfr_length = SUB_FRAME_LENGTH_MS * e->fs_kHz;
+    e->frame_length = e->subfr_length * e->nb_subfr;
+    e->ltp_mem_length = LTP_MEM_LENGTH_MS * e->fs_kHz;
+    e->predictLPCOrder = e->fs_kHz == 16 ? MAX_LPC_ORDER : MIN_LPC_ORDER;
+    e->shapingLPCOrder = 2 * checkasm_rand_int(6, MAX_SHAPE_LPC_ORDER / 2);
+    e->warping_Q16 = checkasm_rand_int(0, 1) ? 0 : checkasm_rand_int(1, 20000);
+    e->nStatesDelayedDecision = 1 + run % MAX_DEL_DEC_STATES;
+}
+
+static void nsq_init_state(ct_silk_nsq_state *nsq)
+{
+    memset(nsq, 0, sizeof(*nsq));
+    nsq->lagPrev = 100;
+    nsq->prev_gain_Q16 = 65536;
+}
+
+static int nsq_compare(const nsq_side *a, const nsq_side *b, int it)
+{
+    return checkasm_check_bits("pulses", a->pulses, b->pulses,
+                               (size_t)a->enc.frame_length, it) ||
+           checkasm_check_bits("NSQ state", &a->nsq, &b->nsq, sizeof(a->nsq),
+                               it) ||
+           checkasm_check_bits("Seed", &a->indices.Seed, &b->indices.Seed,
+                               sizeof(a->indices.Seed), it);
+}
+
+static void check_nsq_del_dec(const ct_opus_dsp *ref, const ct_opus_dsp *opt)
+{
+    if (!checkasm_check_func((const void *)opt->nsq_del_dec,
+                             (const void *)ref->nsq_del_dec,
+                             "silk_nsq_del_dec"))
+        return;
+    nsq_side *a = calloc(1, sizeof(*a));
+    nsq_side *b = calloc(1, sizeof(*b));
+    nsq_frame *f = calloc(1, sizeof(*f));
+    if (a == NULL || b == NULL || f == NULL) {
+        fprintf(stderr, "checkasm: out of memory\n");
+        exit(1);
+    }
+    for (int run = 0, it = 0, fail = 0; run < NSQ_RUNS && !fail; run++) {
+        nsq_settings(&a->enc, run);
+        nsq_init_state(&a->nsq);
+        memset(a->pulses, 0, sizeof(a->pulses));
+        memcpy(b, a, sizeof(*a));
+        for (int fr = 0; fr < NSQ_FRAMES && !fail; fr++, it++) {
+            nsq_random_frame(f, &a->enc);
+            nsq_run(ref, a, f);
+            nsq_run(opt, b, f);
+            fail = nsq_compare(a, b, it);
+        }
+    }
+    /* complexity 10's settings at 16 kHz: 4 states, orders 16 and 24,
+     * warping; a voiced frame */
+    a->enc.fs_kHz = 16;
+    a->enc.nb_subfr = MAX_NB_SUBFR;
+    a->enc.subfr_length = SUB_FRAME_LENGTH_MS * 16;
+    a->enc.frame_length = a->enc.subfr_length * MAX_NB_SUBFR;
+    a->enc.ltp_mem_length = LTP_MEM_LENGTH_MS * 16;
+    a->enc.predictLPCOrder = MAX_LPC_ORDER;
+    a->enc.shapingLPCOrder = MAX_SHAPE_LPC_ORDER;
+    a->enc.warping_Q16 = 16 * 983;
+    a->enc.nStatesDelayedDecision = MAX_DEL_DEC_STATES;
+    nsq_init_state(&a->nsq);
+    memcpy(b, a, sizeof(*a));
+    do {
+        nsq_random_frame(f, &a->enc);
+    } while (f->indices.signalType != TYPE_VOICED);
+    f->Lambda_Q10 = 1200;
+    CHECKASM_BENCH(nsq_run(ref, a, f), nsq_run(opt, b, f));
+    free(a);
+    free(b);
+    free(f);
+}
 
 /* silk_VAD_GetSA_Q8_c (sse41 = 0) or silk_VAD_GetSA_Q8_sse4_1 (1) */
 static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
@@ -91,7 +302,8 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
             SNR_Q7 = ct_silk_lin2log(ratio[b]) - 8 * 128;
             sumSquared = silk_SMLABB(sumSquared, SNR_Q7, SNR_Q7);
             if (speech_nrg < ((int32_t)1 << 20))
-                SNR_Q7 = silk_SMULWB(silk_LSHIFT(silk_SQRT_APPROX(speech_nrg), 6), SNR_Q7);
+                SNR_Q7 = silk_SMULWB(
+                    silk_LSHIFT(silk_SQRT_APPROX(speech_nrg), 6), SNR_Q7);
             input_tilt = silk_SMLAWB(input_tilt, tiltWeights[b], SNR_Q7);
         } else {
             ratio[b] = 256;
@@ -100,7 +312,8 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
     pSNR_dB_Q7 = (int16_t)(3 * silk_SQRT_APPROX(sumSquared / VAD_N_BANDS));
     SA_Q15 = ct_silk_sigm_Q15(silk_SMULWB(VAD_SNR_FACTOR_Q16, pSNR_dB_Q7) -
                               VAD_NEGATIVE_OFFSET_Q5);
-    psEncC->input_tilt_Q15 = silk_LSHIFT(ct_silk_sigm_Q15(input_tilt) - 16384, 1);
+    psEncC->input_tilt_Q15 =
+        silk_LSHIFT(ct_silk_sigm_Q15(input_tilt) - 16384, 1);
     speech_nrg = 0;
     for (b = 0; b < VAD_N_BANDS; b++)
         speech_nrg += (b + 1) * ((Xnrg[b] - v->NL[b]) >> 4);
@@ -110,8 +323,8 @@ static int model_vad(ct_silk_encoder_state *psEncC, const int16_t pIn[],
         if (speech_nrg <= 0)
             SA_Q15 >>= 1;
         else if (speech_nrg < 16384)
-            SA_Q15 =
-                silk_SMULWB(32768 + silk_SQRT_APPROX(silk_LSHIFT(speech_nrg, 16)), SA_Q15);
+            SA_Q15 = silk_SMULWB(
+                32768 + silk_SQRT_APPROX(silk_LSHIFT(speech_nrg, 16)), SA_Q15);
     } else { /* VAD_sse4_1.c:233-247 */
         if (speech_nrg <= 0) {
             SA_Q15 >>= 1;
@@ -145,26 +358,6 @@ static int model_vad_c(ct_silk_encoder_state *st, const int16_t pIn[])
 static int model_vad_sse4_1(ct_silk_encoder_state *st, const int16_t pIn[])
 {
     return model_vad(st, pIn, 1);
-}
-
-/* One frame: silence, white noise, a harmonic burst with noise, or
- * alternating full-scale samples, at a level of 0 to 15 bits. */
-static void vad_frame(int16_t *x, int n, int kind, int bits, int t0)
-{
-    const float amp = bits ? ldexpf(1.0f, bits) - 1.0f : 0.0f;
-    const float f0 = checkasm_rand_float(0.01f, 0.1f);
-    for (int i = 0; i < n; i++) {
-        float v = 0;
-        if (kind == 1)
-            v = amp * checkasm_rand_float(-1.0f, 1.0f);
-        else if (kind == 2)
-            v = amp * (0.5f * sinf(f0 * (float)(t0 + i)) +
-                       0.3f * sinf(3.1f * f0 * (float)(t0 + i)) +
-                       0.1f * checkasm_rand_float(-1.0f, 1.0f));
-        else if (kind == 3)
-            v = (i & 1) ? 32767.0f : -32768.0f;
-        x[i] = (int16_t)v;
-    }
 }
 
 typedef int (*vad_fn)(ct_silk_encoder_state *, const int16_t[]);
@@ -231,4 +424,10 @@ void checkasm_check_silk_vad(void)
                   "silk_vad_sse4_1");
 #endif
     checkasm_report("silk_vad");
+}
+
+void checkasm_check_silk_nsq(const ct_opus_dsp *c, const ct_opus_dsp *opt)
+{
+    check_nsq_del_dec(c, opt);
+    checkasm_report("silk_nsq");
 }

@@ -318,6 +318,12 @@ void ct_silk_NSQ_del_dec(
     const int LTP_scale_Q14                                     /* I LTP state scaling */
 );
 
+#if defined(__x86_64__)
+/* x86/nsq_del_dec_avx2.c: ct_silk_NSQ_del_dec's bits, the states in the
+ * lanes of AVX2 registers (the kernel table's nsq_del_dec at CT_SIMD_AVX2) */
+ct_silk_nsq_del_dec_fn ct_silk_NSQ_del_dec_avx2;
+#endif
+
 /* silk/process_NLSFs.c -> process_nlsfs.c */
 void ct_silk_process_NLSFs(
     ct_silk_encoder_state *psEncC,                /* I/O Encoder state */

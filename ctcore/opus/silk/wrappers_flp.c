@@ -3,7 +3,8 @@
  * fixed-point quantisers (A2NLSF, NLSF2A, process_NLSFs, the NSQ, the LTP
  * gains). Ports silk/float/wrappers_FLP.c. Debian's build runs the C NSQ
  * and NSQ_del_dec (their SSE4.1 versions are behind #if 0 in
- * silk/x86/main_sse.h and x86_silk_map.c).
+ * silk/x86/main_sse.h and x86_silk_map.c); NSQ_del_dec comes from the
+ * kernel table, whose AVX2 version gives the C's bits.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from libopus 1.3.1 (BSD-3-Clause, Xiph.Org Foundation and
@@ -141,7 +142,7 @@ void ct_silk_NSQ_wrapper_FLP(
 
     /* Call NSQ */
     if( psEnc->sCmn.nStatesDelayedDecision > 1 || psEnc->sCmn.warping_Q16 > 0 ) {
-        ct_silk_NSQ_del_dec( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, (const int16_t *)PredCoef_Q12, LTPCoef_Q14,
+        psEnc->sCmn.dsp->nsq_del_dec( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, (const int16_t *)PredCoef_Q12, LTPCoef_Q14,
             AR_Q13, HarmShapeGain_Q14, Tilt_Q14, LF_shp_Q14, Gains_Q16, psEncCtrl->pitchL, Lambda_Q10, LTP_scale_Q14 );
     } else {
         ct_silk_NSQ( &psEnc->sCmn, psNSQ, psIndices, x16, pulses, (const int16_t *)PredCoef_Q12, LTPCoef_Q14,
