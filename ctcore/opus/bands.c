@@ -364,18 +364,33 @@ static void interleave_hadamard(float *X, int N0, int stride, int hadamard)
     memcpy(X, tmp, (size_t)N * sizeof(*X));
 }
 
+/* ct: every pair is independent, so with a stride the pairs of a row (the
+ * stride's i) go innermost, where they are contiguous and vectorise */
 void ct_celt_haar1(float *X, int N0, int stride)
 {
     int i, j;
     N0 >>= 1;
-    for (i = 0; i < stride; i++)
+    if (stride == 1) {
         for (j = 0; j < N0; j++) {
             float tmp1, tmp2;
-            tmp1 = .70710678f * X[stride * 2 * j + i];
-            tmp2 = .70710678f * X[stride * (2 * j + 1) + i];
-            X[stride * 2 * j + i] = tmp1 + tmp2;
-            X[stride * (2 * j + 1) + i] = tmp1 - tmp2;
+            tmp1 = .70710678f * X[2 * j];
+            tmp2 = .70710678f * X[2 * j + 1];
+            X[2 * j] = tmp1 + tmp2;
+            X[2 * j + 1] = tmp1 - tmp2;
         }
+        return;
+    }
+    for (j = 0; j < N0; j++) {
+        float *restrict a = X + stride * 2 * j;
+        float *restrict b = X + stride * (2 * j + 1);
+        for (i = 0; i < stride; i++) {
+            float tmp1, tmp2;
+            tmp1 = .70710678f * a[i];
+            tmp2 = .70710678f * b[i];
+            a[i] = tmp1 + tmp2;
+            b[i] = tmp1 - tmp2;
+        }
+    }
 }
 
 static int compute_qn(int N, int b, int offset, int pulse_cap, int stereo)
