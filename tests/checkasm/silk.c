@@ -11,11 +11,10 @@
  * 2 or 4 subframes, LPC order 10 (16 at 16 kHz), shaping orders 12..24,
  * warping on and off, each count of states 1..4, voiced frames with lags
  * of 2..18 ms and unvoiced ones, Lambda below and above 2048, gains from
- * 2^16 to 2^30 in Q16, inputs from silence to full scale. The filters
- * stay in the ranges the encoder's analysis gives: stronger ones drive
- * 1.3.1's 32-bit sums past their range, which is undefined in C (the
- * sanitised builds stop there) and which no encode reaches (the oracle
- * runs under UBSan in CI).
+ * 2^16 to 2^30 in Q16, inputs from silence to full scale. The strong
+ * filters drive the 32-bit sums that 1.3.1 lets wrap (the long-term
+ * shaping sum, the residual's, sLTP_shp_Q14) past their range on some 2
+ * to 8 % of the samples, so the wrapping is compared too.
  *
  * The speech activity detector's two versions are not twins: libopus'
  * SSE4.1 one (silk/x86/VAD_sse4_1.c) scales the speech activity by the band
@@ -100,15 +99,16 @@ typedef struct nsq_side {
     int8_t pulses[MAX_FRAME_LENGTH];
 } nsq_side;
 
-/* A frame of the settings in `enc`: vad_frame's input, filters of the
- * sizes the encoder makes and gains log-uniform over their range, some
- * subframes sharing the previous gain. */
+/* A frame of the settings in `enc`: vad_frame's input, filters of one of
+ * three sizes (mild, strong, any 16-bit value) and gains log-uniform over
+ * their range, some subframes sharing the previous gain. */
 static void nsq_random_frame(nsq_frame *f, const ct_silk_encoder_state *enc)
 {
     const int fs = enc->fs_kHz;
     vad_frame(f->x16, enc->frame_length, checkasm_rand_int(0, 3),
               checkasm_rand_int(0, 15), 0);
-    const int lim = 1200;
+    const int size = checkasm_rand_int(0, 7);
+    const int lim = size < 5 ? 1200 : size < 7 ? 6000 : 32767;
     for (int i = 0; i < 2 * MAX_LPC_ORDER; i++)
         f->PredCoef_Q12[i] = (int16_t)(checkasm_rand_int(-lim, lim) >>
                                        ((i % MAX_LPC_ORDER) / 4));

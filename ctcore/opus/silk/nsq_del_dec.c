@@ -347,9 +347,9 @@ static inline void silk_noise_shape_quantizer_del_dec(
         /* Long-term shaping */
         if( lag > 0 ) {
             /* Symmetric, packed FIR coefficients */
-            n_LTP_Q14 = silk_SMULWB( silk_ADD32( shp_lag_ptr[ 0 ], shp_lag_ptr[ -2 ] ), HarmShapeFIRPacked_Q14 );
+            n_LTP_Q14 = silk_SMULWB( silk_ADD32_ovflw( shp_lag_ptr[ 0 ], shp_lag_ptr[ -2 ] ), HarmShapeFIRPacked_Q14 );
             n_LTP_Q14 = silk_SMLAWT( n_LTP_Q14, shp_lag_ptr[ -1 ],                      HarmShapeFIRPacked_Q14 );
-            n_LTP_Q14 = silk_SUB_LSHIFT32( LTP_pred_Q14, n_LTP_Q14, 2 );            /* Q12 -> Q14 */
+            n_LTP_Q14 = silk_SUB32_ovflw( LTP_pred_Q14, silk_LSHIFT32( n_LTP_Q14, 2 ) );            /* Q12 -> Q14 */
             shp_lag_ptr++;
         } else {
             n_LTP_Q14 = 0;
@@ -375,18 +375,18 @@ static inline void silk_noise_shape_quantizer_del_dec(
             /* Output of lowpass section */
             tmp2 = silk_SMLAWB( psDD->Diff_Q14, psDD->sAR2_Q14[ 0 ], warping_Q16 );
             /* Output of allpass section */
-            tmp1 = silk_SMLAWB( psDD->sAR2_Q14[ 0 ], psDD->sAR2_Q14[ 1 ] - tmp2, warping_Q16 );
+            tmp1 = silk_SMLAWB( psDD->sAR2_Q14[ 0 ], silk_SUB32_ovflw( psDD->sAR2_Q14[ 1 ], tmp2 ), warping_Q16 );
             psDD->sAR2_Q14[ 0 ] = tmp2;
             n_AR_Q14 = silk_RSHIFT( shapingLPCOrder, 1 );
             n_AR_Q14 = silk_SMLAWB( n_AR_Q14, tmp2, AR_shp_Q13[ 0 ] );
             /* Loop over allpass sections */
             for( j = 2; j < shapingLPCOrder; j += 2 ) {
                 /* Output of allpass section */
-                tmp2 = silk_SMLAWB( psDD->sAR2_Q14[ j - 1 ], psDD->sAR2_Q14[ j + 0 ] - tmp1, warping_Q16 );
+                tmp2 = silk_SMLAWB( psDD->sAR2_Q14[ j - 1 ], silk_SUB32_ovflw( psDD->sAR2_Q14[ j + 0 ], tmp1 ), warping_Q16 );
                 psDD->sAR2_Q14[ j - 1 ] = tmp1;
                 n_AR_Q14 = silk_SMLAWB( n_AR_Q14, tmp1, AR_shp_Q13[ j - 1 ] );
                 /* Output of allpass section */
-                tmp1 = silk_SMLAWB( psDD->sAR2_Q14[ j + 0 ], psDD->sAR2_Q14[ j + 1 ] - tmp2, warping_Q16 );
+                tmp1 = silk_SMLAWB( psDD->sAR2_Q14[ j + 0 ], silk_SUB32_ovflw( psDD->sAR2_Q14[ j + 1 ], tmp2 ), warping_Q16 );
                 psDD->sAR2_Q14[ j + 0 ] = tmp2;
                 n_AR_Q14 = silk_SMLAWB( n_AR_Q14, tmp2, AR_shp_Q13[ j ] );
             }
@@ -403,12 +403,12 @@ static inline void silk_noise_shape_quantizer_del_dec(
 
             /* Input minus prediction plus noise feedback                       */
             /* r = x[ i ] - LTP_pred - LPC_pred + n_AR + n_Tilt + n_LF + n_LTP  */
-            tmp1 = silk_ADD32( n_AR_Q14, n_LF_Q14 );                                    /* Q14 */
-            tmp2 = silk_ADD32( n_LTP_Q14, LPC_pred_Q14 );                               /* Q13 */
-            tmp1 = silk_SUB32( tmp2, tmp1 );                                            /* Q13 */
+            tmp1 = silk_ADD32_ovflw( n_AR_Q14, n_LF_Q14 );                                    /* Q14 */
+            tmp2 = silk_ADD32_ovflw( n_LTP_Q14, LPC_pred_Q14 );                               /* Q13 */
+            tmp1 = silk_SUB32_ovflw( tmp2, tmp1 );                                            /* Q13 */
             tmp1 = silk_RSHIFT_ROUND( tmp1, 4 );                                        /* Q10 */
 
-            r_Q10 = silk_SUB32( x_Q10[ i ], tmp1 );                                     /* residual error Q10 */
+            r_Q10 = silk_SUB32_ovflw( x_Q10[ i ], tmp1 );                                     /* residual error Q10 */
 
             /* Flip sign depending on dither */
             if ( psDD->Seed < 0 ) {
@@ -417,7 +417,7 @@ static inline void silk_noise_shape_quantizer_del_dec(
             r_Q10 = silk_LIMIT_32( r_Q10, -(31 << 10), 30 << 10 );
 
             /* Find two quantization level candidates and measure their rate-distortion */
-            q1_Q10 = silk_SUB32( r_Q10, offset_Q10 );
+            q1_Q10 = silk_SUB32_ovflw( r_Q10, offset_Q10 );
             q1_Q0 = silk_RSHIFT( q1_Q10, 10 );
             if (Lambda_Q10 > 2048) {
                 /* For aggressive RDO, the bias becomes more than one pulse. */
@@ -433,41 +433,41 @@ static inline void silk_noise_shape_quantizer_del_dec(
                 }
             }
             if( q1_Q0 > 0 ) {
-                q1_Q10  = silk_SUB32( silk_LSHIFT( q1_Q0, 10 ), QUANT_LEVEL_ADJUST_Q10 );
-                q1_Q10  = silk_ADD32( q1_Q10, offset_Q10 );
-                q2_Q10  = silk_ADD32( q1_Q10, 1024 );
+                q1_Q10  = silk_SUB32_ovflw( silk_LSHIFT( q1_Q0, 10 ), QUANT_LEVEL_ADJUST_Q10 );
+                q1_Q10  = silk_ADD32_ovflw( q1_Q10, offset_Q10 );
+                q2_Q10  = silk_ADD32_ovflw( q1_Q10, 1024 );
                 rd1_Q10 = silk_SMULBB( q1_Q10, Lambda_Q10 );
                 rd2_Q10 = silk_SMULBB( q2_Q10, Lambda_Q10 );
             } else if( q1_Q0 == 0 ) {
                 q1_Q10  = offset_Q10;
-                q2_Q10  = silk_ADD32( q1_Q10, 1024 - QUANT_LEVEL_ADJUST_Q10 );
+                q2_Q10  = silk_ADD32_ovflw( q1_Q10, 1024 - QUANT_LEVEL_ADJUST_Q10 );
                 rd1_Q10 = silk_SMULBB( q1_Q10, Lambda_Q10 );
                 rd2_Q10 = silk_SMULBB( q2_Q10, Lambda_Q10 );
             } else if( q1_Q0 == -1 ) {
                 q2_Q10  = offset_Q10;
-                q1_Q10  = silk_SUB32( q2_Q10, 1024 - QUANT_LEVEL_ADJUST_Q10 );
+                q1_Q10  = silk_SUB32_ovflw( q2_Q10, 1024 - QUANT_LEVEL_ADJUST_Q10 );
                 rd1_Q10 = silk_SMULBB( -q1_Q10, Lambda_Q10 );
                 rd2_Q10 = silk_SMULBB(  q2_Q10, Lambda_Q10 );
             } else {            /* q1_Q0 < -1 */
-                q1_Q10  = silk_ADD32( silk_LSHIFT( q1_Q0, 10 ), QUANT_LEVEL_ADJUST_Q10 );
-                q1_Q10  = silk_ADD32( q1_Q10, offset_Q10 );
-                q2_Q10  = silk_ADD32( q1_Q10, 1024 );
+                q1_Q10  = silk_ADD32_ovflw( silk_LSHIFT( q1_Q0, 10 ), QUANT_LEVEL_ADJUST_Q10 );
+                q1_Q10  = silk_ADD32_ovflw( q1_Q10, offset_Q10 );
+                q2_Q10  = silk_ADD32_ovflw( q1_Q10, 1024 );
                 rd1_Q10 = silk_SMULBB( -q1_Q10, Lambda_Q10 );
                 rd2_Q10 = silk_SMULBB( -q2_Q10, Lambda_Q10 );
             }
-            rr_Q10  = silk_SUB32( r_Q10, q1_Q10 );
-            rd1_Q10 = silk_RSHIFT( silk_SMLABB( rd1_Q10, rr_Q10, rr_Q10 ), 10 );
-            rr_Q10  = silk_SUB32( r_Q10, q2_Q10 );
-            rd2_Q10 = silk_RSHIFT( silk_SMLABB( rd2_Q10, rr_Q10, rr_Q10 ), 10 );
+            rr_Q10  = silk_SUB32_ovflw( r_Q10, q1_Q10 );
+            rd1_Q10 = silk_RSHIFT( silk_SMLABB_ovflw( rd1_Q10, rr_Q10, rr_Q10 ), 10 );
+            rr_Q10  = silk_SUB32_ovflw( r_Q10, q2_Q10 );
+            rd2_Q10 = silk_RSHIFT( silk_SMLABB_ovflw( rd2_Q10, rr_Q10, rr_Q10 ), 10 );
 
             if( rd1_Q10 < rd2_Q10 ) {
-                psSS[ 0 ].RD_Q10 = silk_ADD32( psDD->RD_Q10, rd1_Q10 );
-                psSS[ 1 ].RD_Q10 = silk_ADD32( psDD->RD_Q10, rd2_Q10 );
+                psSS[ 0 ].RD_Q10 = silk_ADD32_ovflw( psDD->RD_Q10, rd1_Q10 );
+                psSS[ 1 ].RD_Q10 = silk_ADD32_ovflw( psDD->RD_Q10, rd2_Q10 );
                 psSS[ 0 ].Q_Q10  = q1_Q10;
                 psSS[ 1 ].Q_Q10  = q2_Q10;
             } else {
-                psSS[ 0 ].RD_Q10 = silk_ADD32( psDD->RD_Q10, rd2_Q10 );
-                psSS[ 1 ].RD_Q10 = silk_ADD32( psDD->RD_Q10, rd1_Q10 );
+                psSS[ 0 ].RD_Q10 = silk_ADD32_ovflw( psDD->RD_Q10, rd2_Q10 );
+                psSS[ 1 ].RD_Q10 = silk_ADD32_ovflw( psDD->RD_Q10, rd1_Q10 );
                 psSS[ 0 ].Q_Q10  = q2_Q10;
                 psSS[ 1 ].Q_Q10  = q1_Q10;
             }
@@ -481,13 +481,13 @@ static inline void silk_noise_shape_quantizer_del_dec(
             }
 
             /* Add predictions */
-            LPC_exc_Q14 = silk_ADD32( exc_Q14, LTP_pred_Q14 );
-            xq_Q14      = silk_ADD32( LPC_exc_Q14, LPC_pred_Q14 );
+            LPC_exc_Q14 = silk_ADD32_ovflw( exc_Q14, LTP_pred_Q14 );
+            xq_Q14      = silk_ADD32_ovflw( LPC_exc_Q14, LPC_pred_Q14 );
 
             /* Update states */
-            psSS[ 0 ].Diff_Q14     = silk_SUB_LSHIFT32( xq_Q14, x_Q10[ i ], 4 );
-            sLF_AR_shp_Q14         = silk_SUB32( psSS[ 0 ].Diff_Q14, n_AR_Q14 );
-            psSS[ 0 ].sLTP_shp_Q14 = silk_SUB32( sLF_AR_shp_Q14, n_LF_Q14 );
+            psSS[ 0 ].Diff_Q14     = silk_SUB32_ovflw( xq_Q14, silk_LSHIFT32( x_Q10[ i ], 4 ) );
+            sLF_AR_shp_Q14         = silk_SUB32_ovflw( psSS[ 0 ].Diff_Q14, n_AR_Q14 );
+            psSS[ 0 ].sLTP_shp_Q14 = silk_SUB32_ovflw( sLF_AR_shp_Q14, n_LF_Q14 );
             psSS[ 0 ].LF_AR_Q14    = sLF_AR_shp_Q14;
             psSS[ 0 ].LPC_exc_Q14  = LPC_exc_Q14;
             psSS[ 0 ].xq_Q14       = xq_Q14;
@@ -501,13 +501,13 @@ static inline void silk_noise_shape_quantizer_del_dec(
             }
 
             /* Add predictions */
-            LPC_exc_Q14 = silk_ADD32( exc_Q14, LTP_pred_Q14 );
-            xq_Q14      = silk_ADD32( LPC_exc_Q14, LPC_pred_Q14 );
+            LPC_exc_Q14 = silk_ADD32_ovflw( exc_Q14, LTP_pred_Q14 );
+            xq_Q14      = silk_ADD32_ovflw( LPC_exc_Q14, LPC_pred_Q14 );
 
             /* Update states */
-            psSS[ 1 ].Diff_Q14     = silk_SUB_LSHIFT32( xq_Q14, x_Q10[ i ], 4 );
-            sLF_AR_shp_Q14         = silk_SUB32( psSS[ 1 ].Diff_Q14, n_AR_Q14 );
-            psSS[ 1 ].sLTP_shp_Q14 = silk_SUB32( sLF_AR_shp_Q14, n_LF_Q14 );
+            psSS[ 1 ].Diff_Q14     = silk_SUB32_ovflw( xq_Q14, silk_LSHIFT32( x_Q10[ i ], 4 ) );
+            sLF_AR_shp_Q14         = silk_SUB32_ovflw( psSS[ 1 ].Diff_Q14, n_AR_Q14 );
+            psSS[ 1 ].sLTP_shp_Q14 = silk_SUB32_ovflw( sLF_AR_shp_Q14, n_LF_Q14 );
             psSS[ 1 ].LF_AR_Q14    = sLF_AR_shp_Q14;
             psSS[ 1 ].LPC_exc_Q14  = LPC_exc_Q14;
             psSS[ 1 ].xq_Q14       = xq_Q14;
@@ -531,8 +531,8 @@ static inline void silk_noise_shape_quantizer_del_dec(
         Winner_rand_state = psDelDec[ Winner_ind ].RandState[ last_smple_idx ];
         for( k = 0; k < nStatesDelayedDecision; k++ ) {
             if( psDelDec[ k ].RandState[ last_smple_idx ] != Winner_rand_state ) {
-                psSampleState[ k ][ 0 ].RD_Q10 = silk_ADD32( psSampleState[ k ][ 0 ].RD_Q10, silk_int32_MAX >> 4 );
-                psSampleState[ k ][ 1 ].RD_Q10 = silk_ADD32( psSampleState[ k ][ 1 ].RD_Q10, silk_int32_MAX >> 4 );
+                psSampleState[ k ][ 0 ].RD_Q10 = silk_ADD32_ovflw( psSampleState[ k ][ 0 ].RD_Q10, silk_int32_MAX >> 4 );
+                psSampleState[ k ][ 1 ].RD_Q10 = silk_ADD32_ovflw( psSampleState[ k ][ 1 ].RD_Q10, silk_int32_MAX >> 4 );
             }
         }
 
