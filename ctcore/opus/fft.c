@@ -246,7 +246,9 @@ void ct_opus_fft_bfly5(ct_fft_cpx *Fout, const size_t fstride,
     }
 }
 
-void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout)
+void ct_opus_fft_stages(const ct_fft_state *st, ct_fft_cpx *fout,
+                        ct_fft_bfly *bfly3, ct_fft_bfly *bfly4,
+                        ct_fft_bfly *bfly5)
 {
     int m2, m;
     int p;
@@ -277,17 +279,23 @@ void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout)
             ct_opus_fft_bfly2(fout, m, fstride[i]);
             break;
         case 4:
-            ct_opus_fft_bfly4(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            bfly4(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         case 3:
-            ct_opus_fft_bfly3(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            bfly3(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         case 5:
-            ct_opus_fft_bfly5(fout, fstride[i] << shift, st, m, fstride[i], m2);
+            bfly5(fout, fstride[i] << shift, st, m, fstride[i], m2);
             break;
         }
         m = m2;
     }
+}
+
+void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout)
+{
+    ct_opus_fft_stages(st, fout, ct_opus_fft_bfly3, ct_opus_fft_bfly4,
+                       ct_opus_fft_bfly5);
 }
 
 void ct_opus_fft(const ct_fft_state *cfg, const ct_fft_cpx *fin,

@@ -43,8 +43,8 @@ void ct_opus_fft_impl(const ct_fft_state *st, ct_fft_cpx *fout);
 /* ours, with its bits: four butterflies in the lanes (x86/fft_avx2.c) */
 void ct_opus_fft_impl_avx2(const ct_fft_state *st, ct_fft_cpx *fout);
 
-/* kiss_fft.c's butterflies, kf_bfly2 .. kf_bfly5 (for the AVX2 stages'
- * driver, which runs them where the lanes do not) */
+/* kiss_fft.c's butterflies, kf_bfly2 .. kf_bfly5 (also run by the AVX2
+ * stages where the lanes do not) */
 void ct_opus_fft_bfly2(ct_fft_cpx *Fout, int m, int N);
 void ct_opus_fft_bfly3(ct_fft_cpx *Fout, const size_t fstride,
                        const ct_fft_state *st, int m, int N, int mm);
@@ -52,5 +52,14 @@ void ct_opus_fft_bfly4(ct_fft_cpx *Fout, const size_t fstride,
                        const ct_fft_state *st, int m, int N, int mm);
 void ct_opus_fft_bfly5(ct_fft_cpx *Fout, const size_t fstride,
                        const ct_fft_state *st, int m, int N, int mm);
+
+/* kf_bfly3's, kf_bfly4's and kf_bfly5's signature */
+typedef void ct_fft_bfly(ct_fft_cpx *Fout, const size_t fstride,
+                         const ct_fft_state *st, int m, int N, int mm);
+/* opus_fft_impl's stages, with the radix-3, -4 and -5 butterflies given
+ * (radix 2 is kf_bfly2's) */
+void ct_opus_fft_stages(const ct_fft_state *st, ct_fft_cpx *fout,
+                        ct_fft_bfly *bfly3, ct_fft_bfly *bfly4,
+                        ct_fft_bfly *bfly5);
 
 #endif

@@ -462,64 +462,35 @@ typedef struct opus_models {
     ct_opus_dsp c;     /* of the C table */
 } opus_models;
 
-static void check_xcorr_kernel(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
-                               const ct_opus_dsp *model, const char *name,
-                               opus_buffers *t)
-{
-    if (!checkasm_check_func(opt->xcorr_kernel, ref->xcorr_kernel, "%s", name))
-        return;
-    for (int it = 0; it < ITERATIONS; it++) {
-        const int len = it < 32 ? 3 + it : checkasm_rand_int(3, 1024);
-        const int ox = checkasm_rand_int(0, 7), oy = checkasm_rand_int(0, 7);
-        fill(t->x, len + 8);
-        fill(t->y, len + 16);
-        float a[4], b[4];
-        for (int k = 0; k < 4; k++)
-            a[k] =
-                (checkasm_rand() & 1) ? 0.0f : checkasm_rand_float(-1e6f, 1e6f);
-        memcpy(b, a, sizeof(b));
-        model->xcorr_kernel(t->x + ox, t->y + oy, a, len);
-        opt->xcorr_kernel(t->x + ox, t->y + oy, b, len);
-        if (checkasm_check_bits("sum", a, b, sizeof(a), it))
-            break;
-    }
-    if (ref != model) {
-        float s[4] = {0, 0, 0, 0};
-        fill(t->x, 256);
-        fill(t->y, 264);
-        CHECKASM_BENCH(ref->xcorr_kernel(t->x, t->y, s, 240),
-                       opt->xcorr_kernel(t->x, t->y, s, 240));
-    }
-}
+typedef void (*xcorr_fn)(const float *x, const float *y, float *sum, int len);
 
-static void check_xcorr_kernel8(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
-                                const ct_opus_dsp *model, const char *name,
-                                opus_buffers *t)
+/* xcorr_kernel (lags 4) or xcorr_kernel8 (lags 8): opt against model, ref
+ * its pointer twin and, unless it is the model, the bench's twin */
+static void check_xcorr(xcorr_fn ref, xcorr_fn opt, xcorr_fn model, int lags,
+                        int bench, const char *name, opus_buffers *t)
 {
-    if (!checkasm_check_func(opt->xcorr_kernel8, ref->xcorr_kernel8, "%s",
-                             name))
+    if (!checkasm_check_func(opt, ref, "%s", name))
         return;
     for (int it = 0; it < ITERATIONS; it++) {
         const int len = it < 32 ? 3 + it : checkasm_rand_int(3, 1024);
         const int ox = checkasm_rand_int(0, 7), oy = checkasm_rand_int(0, 7);
+        float a[8], b[8];
         fill(t->x, len + 8);
         fill(t->y, len + 16);
-        float a[8], b[8];
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < lags; k++)
             a[k] =
                 (checkasm_rand() & 1) ? 0.0f : checkasm_rand_float(-1e6f, 1e6f);
         memcpy(b, a, sizeof(b));
-        model->xcorr_kernel8(t->x + ox, t->y + oy, a, len);
-        opt->xcorr_kernel8(t->x + ox, t->y + oy, b, len);
-        if (checkasm_check_bits("sum", a, b, sizeof(a), it))
+        model(t->x + ox, t->y + oy, a, len);
+        opt(t->x + ox, t->y + oy, b, len);
+        if (checkasm_check_bits("sum", a, b, (size_t)lags * sizeof(float), it))
             break;
     }
-    if (ref != model) {
+    if (bench) {
         float s[8] = {0, 0, 0, 0, 0, 0, 0, 0};
         fill(t->x, 256);
         fill(t->y, 264);
-        CHECKASM_BENCH(ref->xcorr_kernel8(t->x, t->y, s, 240),
-                       opt->xcorr_kernel8(t->x, t->y, s, 240));
+        CHECKASM_BENCH(ref(t->x, t->y, s, 240), opt(t->x, t->y, s, 240));
     }
 }
 
@@ -856,9 +827,11 @@ static void check_table(const ct_opus_dsp *ref, const ct_opus_dsp *opt,
 {
     char name[64];
     snprintf(name, sizeof(name), "opus_xcorr_kernel%s", suffix);
-    check_xcorr_kernel(ref, opt, model, name, t);
+    check_xcorr(ref->xcorr_kernel, opt->xcorr_kernel, model->xcorr_kernel, 4,
+                ref != model, name, t);
     snprintf(name, sizeof(name), "opus_xcorr_kernel8%s", suffix);
-    check_xcorr_kernel8(ref, opt, model, name, t);
+    check_xcorr(ref->xcorr_kernel8, opt->xcorr_kernel8, model->xcorr_kernel8, 8,
+                ref != model, name, t);
     snprintf(name, sizeof(name), "opus_inner_prod%s", suffix);
     check_inner_prod(ref, opt, model, name, t);
     snprintf(name, sizeof(name), "opus_dual_inner_prod%s", suffix);

@@ -164,52 +164,41 @@ __attribute__((target("avx2"))) static void bfly5_avx2(ct_fft_cpx *Fout_beg,
     }
 }
 
-/* opus_fft_impl's stages, m a multiple of 4 where the lanes run */
-__attribute__((target("avx2"))) void
-ct_opus_fft_impl_avx2(const ct_fft_state *st, ct_fft_cpx *fout)
+/* The stages' butterflies: in the lanes where m is a multiple of 4 */
+__attribute__((target("avx2"))) static void bfly3_stage(ct_fft_cpx *Fout,
+                                                        const size_t fstride,
+                                                        const ct_fft_state *st,
+                                                        int m, int N, int mm)
 {
-    int m2, m;
-    int p;
-    int L;
-    int fstride[CT_MAXFACTORS];
-    int i;
-    const int shift = st->shift > 0 ? st->shift : 0;
+    if (m % 4 == 0)
+        bfly3_avx2(Fout, fstride, st, m, N, mm);
+    else
+        ct_opus_fft_bfly3(Fout, fstride, st, m, N, mm);
+}
 
-    fstride[0] = 1;
-    L = 0;
-    do {
-        p = st->factors[2 * L];
-        m = st->factors[2 * L + 1];
-        fstride[L + 1] = fstride[L] * p;
-        L++;
-    } while (m != 1);
-    m = st->factors[2 * L - 1];
-    for (i = L - 1; i >= 0; i--) {
-        const size_t step = (size_t)fstride[i] << shift;
-        m2 = i != 0 ? st->factors[2 * i - 1] : 1;
-        switch (st->factors[2 * i]) {
-        case 2:
-            ct_opus_fft_bfly2(fout, m, fstride[i]);
-            break;
-        case 4:
-            if (m % 4 == 0)
-                bfly4_avx2(fout, step, st, m, fstride[i], m2);
-            else
-                ct_opus_fft_bfly4(fout, step, st, m, fstride[i], m2);
-            break;
-        case 3:
-            if (m % 4 == 0)
-                bfly3_avx2(fout, step, st, m, fstride[i], m2);
-            else
-                ct_opus_fft_bfly3(fout, step, st, m, fstride[i], m2);
-            break;
-        case 5:
-            if (m % 4 == 0)
-                bfly5_avx2(fout, step, st, m, fstride[i], m2);
-            else
-                ct_opus_fft_bfly5(fout, step, st, m, fstride[i], m2);
-            break;
-        }
-        m = m2;
-    }
+__attribute__((target("avx2"))) static void bfly4_stage(ct_fft_cpx *Fout,
+                                                        const size_t fstride,
+                                                        const ct_fft_state *st,
+                                                        int m, int N, int mm)
+{
+    if (m % 4 == 0)
+        bfly4_avx2(Fout, fstride, st, m, N, mm);
+    else
+        ct_opus_fft_bfly4(Fout, fstride, st, m, N, mm);
+}
+
+__attribute__((target("avx2"))) static void bfly5_stage(ct_fft_cpx *Fout,
+                                                        const size_t fstride,
+                                                        const ct_fft_state *st,
+                                                        int m, int N, int mm)
+{
+    if (m % 4 == 0)
+        bfly5_avx2(Fout, fstride, st, m, N, mm);
+    else
+        ct_opus_fft_bfly5(Fout, fstride, st, m, N, mm);
+}
+
+void ct_opus_fft_impl_avx2(const ct_fft_state *st, ct_fft_cpx *fout)
+{
+    ct_opus_fft_stages(st, fout, bfly3_stage, bfly4_stage, bfly5_stage);
 }
