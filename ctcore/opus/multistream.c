@@ -516,6 +516,17 @@ static void opus_copy_channel_in_float(float *dst, int dst_stride,
     const float *float_src;
     int32_t i;
     float_src = (const float *)src;
+    /* ct: the strides of mono and stereo streams known to the compiler,
+       which then vectorises the copy */
+    if (dst_stride == 1 && src_stride == 1) {
+        memcpy(dst, float_src + src_channel, (size_t)frame_size * sizeof(*dst));
+        return;
+    }
+    if (dst_stride == 2 && src_stride == 2) {
+        for (i = 0; i < frame_size; i++)
+            dst[2 * i] = float_src[2 * i + src_channel];
+        return;
+    }
     for (i = 0; i < frame_size; i++)
         dst[i * dst_stride] = float_src[i * src_stride + src_channel];
 }
