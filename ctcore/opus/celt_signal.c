@@ -123,7 +123,11 @@ static void tapset_step(ct_celt_signal_chain *chain,
     if (!params->spread_runs || is_short || !pf_on || eff_end < 1 ||
         M * (mode->eBands[eff_end] - mode->eBands[eff_end - 1]) <= 8)
         return;
-    if (!has_hf) {
+    /* A sum of the frame's own bands that the parameters replayed with
+       (a later sync's: another bandwidth or channel count) cannot divide
+       is no prediction either */
+    if (!has_hf ||
+        (hf != 0 && params->C * (4 - mode->nbEBands + eff_end) <= 0)) {
         chain->valid = 0;
         return;
     }
