@@ -22,12 +22,15 @@
  *               (the nodes then run one after the other at each frame's
  *               push: the decomposition alone)
  *   --force     resample-inline, analysis-inline, signal-inline,
- *               signal-wrong or theta-helper (ct_opus_graph_force; may be
- *               given more than once). With the Theta node (the helper of
- *               CELT's theta trials, beside Encode), its row counts all its
- *               time as busy, its waits for Encode's trials included (it
- *               holds a worker), and a line says how many trials it ran and
- *               how many Encode took back
+ *               signal-wrong, theta-helper, speculate or speculate-wrong
+ *               (ct_opus_graph_force; may be given more than once). With
+ *               the Theta node (the helper of CELT's theta trials, beside
+ *               Encode), its row counts all its time as busy, its waits
+ *               for Encode's trials included (it holds a worker), and a
+ *               line says how many trials it ran and how many Encode took
+ *               back; with the Speculate node (frame N + 1's bands beside
+ *               Encode) likewise, and a line counts the speculations
+ *               posted, run to their end, offered and taken over
  *   --generate  SECONDS of a generated signal (a slow sine sweep, tones
  *               and noise under slow envelopes), made block by block, at
  *               --rate R Hz (default 48000), 32-bit float stereo
@@ -294,6 +297,8 @@ typedef struct run {
     uint64_t hits[CT_OPUS_NUM_HIT_KINDS][3];
     /* the theta trials: run by the Theta node, taken back by Encode */
     uint64_t theta_helper, theta_taken_back;
+    /* the speculations: posted, run, offered, taken over */
+    uint64_t spec[4];
 } run;
 
 /* Takes every page the encoder has ready. Returns CT_OK or a CT_E* code. */
@@ -355,6 +360,8 @@ static int encode(ct_pool *pool, const ct_opus_settings *settings,
                                &out->hits[k][2]);
         ct_opus_graph_theta_trials(graph, &out->theta_helper,
                                    &out->theta_taken_back);
+        ct_opus_graph_speculations(graph, &out->spec[0], &out->spec[1],
+                                   &out->spec[2], &out->spec[3]);
     } else
         fprintf(stderr, "encoding failed: %s\n",
                 ct_opus_encoder_error(encoder));
@@ -425,7 +432,7 @@ static int usage(const char *name)
     fprintf(stderr,
             "usage: %s [--threads N] [--reps N] [--ring N] "
             "[--force resample-inline|analysis-inline|signal-inline|"
-            "signal-wrong|theta-helper]\n"
+            "signal-wrong|theta-helper|speculate|speculate-wrong]\n"
             "       (FILE.wav | --generate SECONDS [--rate R]) "
             "[opusenc flags]\n",
             name);
@@ -462,6 +469,11 @@ int main(int argc, char **argv)
                 force |= CT_OPUS_GRAPH_SIGNAL_WRONG;
             else if (strcmp(value, "theta-helper") == 0)
                 force |= CT_OPUS_GRAPH_THETA_HELPER;
+            else if (strcmp(value, "speculate") == 0)
+                force |= CT_OPUS_GRAPH_SPECULATE;
+            else if (strcmp(value, "speculate-wrong") == 0)
+                force |=
+                    CT_OPUS_GRAPH_SPECULATE | CT_OPUS_GRAPH_SPECULATE_WRONG;
             else
                 return usage(argv[0]);
         } else {
@@ -522,15 +534,20 @@ int main(int argc, char **argv)
     for (int a = i; a < argc; ++a)
         printf(" %s", argv[a]);
     const uint64_t frames = runs[reps - 1].frames;
-    printf(": %llu frames of %g ms, %d workers, ring %zu%s%s%s%s%s, median of "
-           "%d runs\n",
-           (unsigned long long)frames, settings.frame_size / 48.0, workers,
-           ct_opus_graph_ring_for(pool, settings.frames_in_flight),
-           force & CT_OPUS_GRAPH_RESAMPLE_INLINE ? ", resample inline" : "",
-           force & CT_OPUS_GRAPH_ANALYSIS_INLINE ? ", analysis inline" : "",
-           force & CT_OPUS_GRAPH_SIGNAL_INLINE ? ", signal inline" : "",
-           force & CT_OPUS_GRAPH_SIGNAL_WRONG ? ", signal wrong" : "",
-           force & CT_OPUS_GRAPH_THETA_HELPER ? ", theta helper" : "", reps);
+    printf(
+        ": %llu frames of %g ms, %d workers, ring %zu%s%s%s%s%s%s, median of "
+        "%d runs\n",
+        (unsigned long long)frames, settings.frame_size / 48.0, workers,
+        ct_opus_graph_ring_for(pool, settings.frames_in_flight),
+        force & CT_OPUS_GRAPH_RESAMPLE_INLINE ? ", resample inline" : "",
+        force & CT_OPUS_GRAPH_ANALYSIS_INLINE ? ", analysis inline" : "",
+        force & CT_OPUS_GRAPH_SIGNAL_INLINE ? ", signal inline" : "",
+        force & CT_OPUS_GRAPH_SIGNAL_WRONG ? ", signal wrong" : "",
+        force & CT_OPUS_GRAPH_THETA_HELPER ? ", theta helper" : "",
+        force & CT_OPUS_GRAPH_SPECULATE_WRONG ? ", speculation wrong"
+        : force & CT_OPUS_GRAPH_SPECULATE     ? ", speculation"
+                                              : "",
+        reps);
     if (alone)
         printf("  one worker: no ring in the encoder (the sequential path); "
                "frames_in_flight %d on one thread instead, so that the nodes "
@@ -605,6 +622,16 @@ int main(int argc, char **argv)
                trials > 0 ? 100.0 * (double)last->theta_helper / (double)trials
                           : 0,
                (unsigned long long)last->theta_taken_back);
+    }
+    if (last->spec[0] > 0 || (force & CT_OPUS_GRAPH_SPECULATE)) {
+        printf("  speculations: %llu posted, %llu run to their end, %llu "
+               "offered, %llu taken over (%.1f%% of the frames; its "
+               "Speculate row: busy includes waiting for posts)\n",
+               (unsigned long long)last->spec[0],
+               (unsigned long long)last->spec[1],
+               (unsigned long long)last->spec[2],
+               (unsigned long long)last->spec[3],
+               frames > 0 ? 100.0 * (double)last->spec[3] / (double)frames : 0);
     }
     if (gen != NULL) {
         for (int r = 0; r < reps; ++r)

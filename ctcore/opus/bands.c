@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "celt_spec.h"
 #include "mathops.h"
 #include "rate.h"
 #include "vq.h"
@@ -429,11 +430,33 @@ struct band_ctx {
     int32_t remaining_bits;
     const float *bandE;
     uint32_t seed;
+    /* ct: where the seed is not known yet (a speculation), whence it
+       comes at its first use; seed_known says whether seed holds it */
+    struct ct_celt_seed_use *seed_use;
+    int seed_known;
     const ct_opus_dsp *dsp;
     int theta_round;
     int disable_inv;
     int avoid_split_noise;
 };
+
+/* ct: the seed at its first use, where a speculation starts without it
+   (a trial's restore of ctx forgets it was known: taken again, the same) */
+static void resolve_seed(struct band_ctx *ctx)
+{
+    struct ct_celt_seed_use *u = ctx->seed_use;
+    if (ctx->seed_known)
+        return;
+    if (!u->used) {
+        u->used = 1;
+        if (!ct_celt_seed_cell_wait(u->cell, &u->value)) {
+            u->failed = 1;
+            u->value = 0;
+        }
+    }
+    ctx->seed = u->value;
+    ctx->seed_known = 1;
+}
 
 struct split_ctx {
     int inv;
@@ -736,6 +759,7 @@ static unsigned quant_partition(struct band_ctx *ctx, float *X, int N, int b,
                 if (!fill) {
                     memset(X, 0, (size_t)N * sizeof(*X));
                 } else {
+                    resolve_seed(ctx);
                     if (lowband == NULL) {
                         /* Noise */
                         for (j = 0; j < N; j++) {
@@ -1075,7 +1099,8 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
                              const ct_opus_dsp *dsp, int disable_inv,
-                             ct_celt_theta_lane *lane)
+                             ct_celt_theta_lane *lane,
+                             struct ct_celt_seed_use *seed_use)
 {
     int i;
     int32_t remaining_bits;
@@ -1120,6 +1145,8 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
     ctx.intensity = intensity;
     ctx.m = m;
     ctx.seed = *seed;
+    ctx.seed_use = seed_use;
+    ctx.seed_known = seed_use == NULL;
     ctx.spread = spread;
     ctx.dsp = dsp;
     ctx.disable_inv = disable_inv;

@@ -24,6 +24,8 @@
 #include "range_enc.h"
 #include "theta_trial.h"
 
+struct ct_celt_seed_use;
+
 /* The spreading decisions (celt/bands.h, same tokens) */
 #define SPREAD_NONE       (0)
 #define SPREAD_LIGHT      (1)
@@ -82,6 +84,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
                              const ct_opus_dsp *dsp, int disable_inv,
-                             ct_celt_theta_lane *lane);
+                             ct_celt_theta_lane *lane,
+                             struct ct_celt_seed_use *seed_use);
 
 #endif

@@ -22,6 +22,7 @@
 #include "celt_common.h"
 #include "celt_encoder_internal.h"
 #include "celt_signal.h"
+#include "celt_spec.h"
 #include "energy.h"
 #include "mathops.h"
 #include "rate.h"
@@ -253,6 +254,76 @@ static void tf_encode(int start, int end, int isTransient, int *tf_res, int LM,
         tf_res[i] = table[4 * isTransient + 2 * tf_select + tf_res[i]];
 }
 
+/* ---- coding: energy finalisation, next frame's state ----
+   celt_encode_with_ec's end of a frame, from what its locals were after
+   the fine energy (ct: shared with the frame ring's speculation, which runs
+   it on a copy with a guess of bits_left). */
+void ct_celt_frame_close(ct_celt_encoder *st, const ct_celt_frame_tail *tail,
+                         int bits_left, ct_ec_enc *enc)
+{
+    const ct_celt_mode *mode = st->mode;
+    const int nbEBands = mode->nbEBands;
+    const int start = tail->start, end = tail->end;
+    const int C = tail->C, CC = tail->CC;
+    float *oldBandE = st->oldBandE, *oldLogE = st->oldLogE;
+    float *oldLogE2 = st->oldLogE2, *energyError = st->energyError;
+    float error[CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS];
+    int fine_quant[CT_CELT_NB_EBANDS];
+    int fine_priority[CT_CELT_NB_EBANDS];
+    int c, i;
+
+    memcpy(error, tail->error, sizeof(error));
+    memcpy(fine_quant, tail->fine_quant, sizeof(fine_quant));
+    memcpy(fine_priority, tail->fine_priority, sizeof(fine_priority));
+    ct_celt_quant_energy_finalise(mode, start, end, oldBandE, error,
+                                  fine_quant, fine_priority, bits_left, enc, C);
+    memset(energyError, 0, nbEBands * CC * sizeof(*energyError));
+    c = 0;
+    do {
+        for (i = start; i < end; i++) {
+            energyError[i + c * nbEBands] =
+                CT_MAX16(-0.5f, CT_MIN16(0.5f, error[i + c * nbEBands]));
+        }
+    } while (++c < C);
+
+    if (tail->silence) {
+        for (i = 0; i < C * nbEBands; i++)
+            oldBandE[i] = -28.f;
+    }
+
+    st->prefilter_period = tail->pitch_index;
+    st->prefilter_gain = tail->gain1;
+    st->prefilter_tapset = tail->prefilter_tapset;
+
+    if (CC == 2 && C == 1)
+        memcpy(&oldBandE[nbEBands], oldBandE, nbEBands * sizeof(*oldBandE));
+
+    if (!tail->isTransient) {
+        memcpy(oldLogE2, oldLogE, CC * nbEBands * sizeof(*oldLogE2));
+        memcpy(oldLogE, oldBandE, CC * nbEBands * sizeof(*oldLogE));
+    } else {
+        for (i = 0; i < CC * nbEBands; i++)
+            oldLogE[i] = CT_MIN16(oldLogE[i], oldBandE[i]);
+    }
+    /* In case start or end were to change */
+    c = 0;
+    do {
+        for (i = 0; i < start; i++) {
+            oldBandE[c * nbEBands + i] = 0;
+            oldLogE[c * nbEBands + i] = oldLogE2[c * nbEBands + i] = -28.f;
+        }
+        for (i = end; i < nbEBands; i++) {
+            oldBandE[c * nbEBands + i] = 0;
+            oldLogE[c * nbEBands + i] = oldLogE2[c * nbEBands + i] = -28.f;
+        }
+    } while (++c < CC);
+
+    if (tail->isTransient || tail->transient_got_disabled)
+        st->consec_transient++;
+    else
+        st->consec_transient = 0;
+}
+
 int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
                            int frame_size, unsigned char *compressed,
                            int nbCompressedBytes, ct_ec_enc *enc)
@@ -283,7 +354,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     int tf_res[NBE];
     unsigned char collapse_masks[NCH * NBE];
     float *prefilter_mem;
-    float *oldBandE, *oldLogE, *oldLogE2, *energyError;
+    float *oldBandE, *energyError;
     int shortBlocks = 0;
     int isTransient = 0;
     const int CC = st->channels;
@@ -333,6 +404,10 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     int weak_transient = 0;
     int enable_tf_analysis;
     float surround_dynalloc[NCH * NBE];
+    ct_celt_frame_tail tail;
+    int bands_taken = 0;
+    /* the call's bytes as given (a speculation calls with the same) */
+    const int nb_compr_arg = nbCompressedBytes;
 
     mode = st->mode;
     nbEBands = mode->nbEBands;
@@ -356,8 +431,6 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
 
     prefilter_mem = st->prefilter_mem;
     oldBandE = st->oldBandE;
-    oldLogE = st->oldLogE;
-    oldLogE2 = st->oldLogE2;
     energyError = st->energyError;
 
     if (enc == NULL) {
@@ -540,7 +613,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         /* ct: the frame ring's Signal node may have analysed this very
            input */
         if (!ct_celt_signal_take_transient(
-                st->signal_offer, in, CC, N, allow_weak_transients,
+                st->signal_offer, st->signal_tally, in, CC, N, allow_weak_transients,
                 &isTransient, &tf_estimate, &tf_chan, &weak_transient))
             isTransient = ct_celt_transient_analysis(
                 in, N + overlap, CC, &tf_estimate, &tf_chan,
@@ -557,7 +630,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     secondMdct = shortBlocks && st->complexity >= 8;
     if (secondMdct) {
         if (st->upsample != 1 ||
-            !ct_celt_signal_take_mdcts(st->signal_offer, 0, in, freq, C, CC,
+            !ct_celt_signal_take_mdcts(st->signal_offer, st->signal_tally, 0, in, freq, C, CC,
                                        N))
             ct_celt_compute_mdcts(mode, 0, in, freq, C, CC, LM, st->upsample,
                                   &st->dsp);
@@ -569,7 +642,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     }
 
     if (st->upsample != 1 ||
-        !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in, freq, C,
+        !ct_celt_signal_take_mdcts(st->signal_offer, st->signal_tally, shortBlocks, in, freq, C,
                                    CC, N))
         ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
                               st->upsample, &st->dsp);
@@ -578,7 +651,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     /* ct: the frame ring's Signal node may have computed them from these
        very long blocks */
     if (st->lfe || st->upsample != 1 ||
-        !ct_celt_signal_take_bands(st->signal_offer, freq, shortBlocks, effEnd,
+        !ct_celt_signal_take_bands(st->signal_offer, st->signal_tally, freq, shortBlocks, effEnd,
                                    end, C, N, bandE, bandLogE)) {
         ct_celt_compute_band_energies(mode, freq, bandE, effEnd, C, LM,
                                       &st->dsp);
@@ -614,7 +687,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
             isTransient = 1;
             shortBlocks = M;
             if (st->upsample != 1 ||
-                !ct_celt_signal_take_mdcts(st->signal_offer, shortBlocks, in,
+                !ct_celt_signal_take_mdcts(st->signal_offer, st->signal_tally, shortBlocks, in,
                                            freq, C, CC, N))
                 ct_celt_compute_mdcts(mode, shortBlocks, in, freq, C, CC, LM,
                                       st->upsample, &st->dsp);
@@ -654,9 +727,9 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         fe.constrained_vbr = st->constrained_vbr;
         fe.effective_bytes = effectiveBytes;
         fe.tf_runs = enable_tf_analysis;
-        ct_celt_signal_seen_frontend(st->signal_offer, &fe);
+        ct_celt_signal_seen_frontend(st->signal_offer, st->signal_tally, &fe);
         if (hybrid || st->lfe || st->energy_mask ||
-            !ct_celt_signal_take_dynalloc(st->signal_offer, bandLogE, bandLogE2,
+            !ct_celt_signal_take_dynalloc(st->signal_offer, st->signal_tally, bandLogE, bandLogE2,
                                           &fe, isTransient, N, &st->analysis,
                                           offsets, importance, spread_weight,
                                           &maxDepth, &tot_boost))
@@ -672,7 +745,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     if (enable_tf_analysis) {
         int lambda;
         lambda = CT_IMAX(80, 20480 / effectiveBytes + 2);
-        if (!ct_celt_signal_take_tf(st->signal_offer, X, effEnd, isTransient,
+        if (!ct_celt_signal_take_tf(st->signal_offer, st->signal_tally, X, effEnd, isTransient,
                                     lambda, N, tf_estimate, tf_chan, importance,
                                     tf_res, &tf_select))
             tf_select = ct_celt_tf_analysis(mode, effEnd, isTransient, tf_res,
@@ -724,7 +797,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
 
     /* ct: what decides the tapset's update, for the frame ring's Signal
        node */
-    ct_celt_signal_seen_spread(st->signal_offer,
+    ct_celt_signal_seen_spread(st->signal_offer, st->signal_tally,
                                ct_ec_tell(enc) + 4 <= total_bits && !st->lfe &&
                                    !hybrid && st->complexity >= 3 &&
                                    nbAvailableBytes >= 10 * C);
@@ -990,13 +1063,80 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
     ct_celt_quant_fine_energy(mode, start, end, oldBandE, error, fine_quant,
                               enc, C);
 
-    /* Residual quantisation */
-    ct_celt_quant_all_bands(
-        mode, start, end, X, C == 2 ? X + N : NULL, collapse_masks, bandE,
-        pulses, shortBlocks, st->spread_decision, dual_stereo, st->intensity,
-        tf_res, nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv,
-        balance, enc, LM, codedBands, &st->rng, st->complexity, &st->dsp,
-        st->disable_inv, st->theta_lane);
+    /* ct: what the frame's end reads (ct_celt_frame_close), also for a
+       speculation of the next frame */
+    tail.start = start;
+    tail.end = end;
+    tail.C = C;
+    tail.CC = CC;
+    tail.isTransient = isTransient;
+    tail.transient_got_disabled = transient_got_disabled;
+    tail.silence = silence;
+    tail.pitch_index = pitch_index;
+    tail.gain1 = gain1;
+    tail.prefilter_tapset = prefilter_tapset;
+    memcpy(tail.error, error, sizeof(tail.error));
+    memcpy(tail.fine_quant, fine_quant, sizeof(tail.fine_quant));
+    memcpy(tail.fine_priority, fine_priority, sizeof(tail.fine_priority));
+
+    /* Residual quantisation; ct: taken over from the frame ring's
+       speculation where its input is this one, or else computed here;
+       either way the speculation of the next frame starts here (after the
+       take-over: it reuses the speculation's memory) */
+    if (st->spec_claim) {
+        const ct_celt_spec_result *offer = st->spec_claim(st->spec_arg);
+        if (offer)
+            bands_taken = ct_celt_spec_take(
+                offer, start, end, X, C, N, bandE, pulses, shortBlocks,
+                st->spread_decision, dual_stereo, st->intensity, tf_res,
+                nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv,
+                balance, enc, LM, codedBands, st->rng, st->complexity,
+                st->disable_inv, collapse_masks);
+    }
+    if (bands_taken)
+        st->spec_taken++;
+    if (st->spec_post)
+        st->spec_post(st->spec_arg, st, &tail, frame_size, nb_compr_arg);
+    if (!bands_taken) {
+        ct_celt_seed_use seed_use = {st->spec_seed, 0, 0, 0};
+        ct_celt_spec_result *r = st->spec_result;
+        if (r) {
+            r->start = start;
+            r->end = end;
+            r->C = C;
+            r->N = N;
+            r->LM = LM;
+            r->shortBlocks = shortBlocks;
+            r->spread = st->spread_decision;
+            r->dual_stereo = dual_stereo;
+            r->intensity = st->intensity;
+            r->codedBands = codedBands;
+            r->complexity = st->complexity;
+            r->disable_inv = st->disable_inv;
+            r->total_bits = nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv;
+            r->balance = balance;
+            memcpy(r->pulses, pulses, sizeof(r->pulses));
+            memcpy(r->tf_res, tf_res, sizeof(r->tf_res));
+            memcpy(r->bandE, bandE, (size_t)(C * nbEBands) * sizeof(*bandE));
+            memcpy(r->X, X, (size_t)(C * N) * sizeof(*X));
+            r->before = *enc;
+        }
+        ct_celt_quant_all_bands(
+            mode, start, end, X, C == 2 ? X + N : NULL, collapse_masks, bandE,
+            pulses, shortBlocks, st->spread_decision, dual_stereo, st->intensity,
+            tf_res, nbCompressedBytes * (8 << CT_BITRES) - anti_collapse_rsv,
+            balance, enc, LM, codedBands, &st->rng, st->complexity, &st->dsp,
+            st->disable_inv, st->theta_lane, r ? &seed_use : NULL);
+        if (r) {
+            /* a speculation ends here */
+            r->after = *enc;
+            r->seed_used = seed_use.used;
+            r->seed = seed_use.value;
+            memcpy(r->collapse_masks, collapse_masks, sizeof(r->collapse_masks));
+            r->valid = !seed_use.failed && !ct_ec_get_error(enc);
+            return CT_CELT_OK;
+        }
+    }
 
     /* ---- coding: anti-collapse, energy finalisation, next frame's state ----
      */
@@ -1005,54 +1145,7 @@ int ct_celt_encode_with_ec(ct_celt_encoder *restrict st, const float *pcm,
         anti_collapse_on = st->consec_transient < 2;
         ct_ec_enc_bits(enc, anti_collapse_on, 1);
     }
-    ct_celt_quant_energy_finalise(
-        mode, start, end, oldBandE, error, fine_quant, fine_priority,
-        nbCompressedBytes * 8 - ct_ec_tell(enc), enc, C);
-    memset(energyError, 0, nbEBands * CC * sizeof(*energyError));
-    c = 0;
-    do {
-        for (i = start; i < end; i++) {
-            energyError[i + c * nbEBands] =
-                CT_MAX16(-0.5f, CT_MIN16(0.5f, error[i + c * nbEBands]));
-        }
-    } while (++c < C);
-
-    if (silence) {
-        for (i = 0; i < C * nbEBands; i++)
-            oldBandE[i] = -28.f;
-    }
-
-    st->prefilter_period = pitch_index;
-    st->prefilter_gain = gain1;
-    st->prefilter_tapset = prefilter_tapset;
-
-    if (CC == 2 && C == 1)
-        memcpy(&oldBandE[nbEBands], oldBandE, nbEBands * sizeof(*oldBandE));
-
-    if (!isTransient) {
-        memcpy(oldLogE2, oldLogE, CC * nbEBands * sizeof(*oldLogE2));
-        memcpy(oldLogE, oldBandE, CC * nbEBands * sizeof(*oldLogE));
-    } else {
-        for (i = 0; i < CC * nbEBands; i++)
-            oldLogE[i] = CT_MIN16(oldLogE[i], oldBandE[i]);
-    }
-    /* In case start or end were to change */
-    c = 0;
-    do {
-        for (i = 0; i < start; i++) {
-            oldBandE[c * nbEBands + i] = 0;
-            oldLogE[c * nbEBands + i] = oldLogE2[c * nbEBands + i] = -28.f;
-        }
-        for (i = end; i < nbEBands; i++) {
-            oldBandE[c * nbEBands + i] = 0;
-            oldLogE[c * nbEBands + i] = oldLogE2[c * nbEBands + i] = -28.f;
-        }
-    } while (++c < CC);
-
-    if (isTransient || transient_got_disabled)
-        st->consec_transient++;
-    else
-        st->consec_transient = 0;
+    ct_celt_frame_close(st, &tail, nbCompressedBytes * 8 - ct_ec_tell(enc), enc);
     st->rng = enc->rng;
 
     /* If there's any room left (can only happen for very high rates),

@@ -91,6 +91,10 @@ typedef struct ct_silk_info {
     int offset;
 } ct_silk_info;
 
+struct ct_celt_frame_tail;
+struct ct_celt_spec_result;
+struct ct_celt_seed_cell;
+
 /* celt/celt_encoder.c struct OpusCustomEncoder. */
 typedef struct ct_celt_encoder {
     const ct_celt_mode *mode; /* the standard mode */
@@ -117,10 +121,29 @@ typedef struct ct_celt_encoder {
     /* The frame ring's offer (ct, celt_signal.h): the signal stage
      * computed ahead for this frame, taken over where its inputs match;
      * NULL (the sequential path): computed here */
-    struct ct_celt_signal_frame *signal_offer;
+    const struct ct_celt_signal_frame *signal_offer;
+    /* where the checks of the offer count (celt_signal.h) */
+    struct ct_celt_signal_tally *signal_tally;
     /* The frame ring's helper (ct, theta_trial.h): the theta search's
      * round-up trials go to it; NULL (the sequential path): run here */
     struct ct_celt_theta_lane *theta_lane;
+    /* The frame ring's speculation (ct, celt_spec.h), called where this
+     * call's bands start. spec_claim: the speculation of this call's
+     * bands, once it is done (NULL: none), taken over where its input
+     * matches (spec_taken counts the take-overs). spec_post: then, with
+     * the frame's tail, the call's size and bytes (the speculation of
+     * the next frame's bands starts from here). spec_result and
+     * spec_seed: set on a speculation's copy, which stops after its bands
+     * and leaves them in spec_result; the seed comes from spec_seed. All
+     * NULL on the sequential path. */
+    const struct ct_celt_spec_result *(*spec_claim)(void *arg);
+    void (*spec_post)(void *arg, const struct ct_celt_encoder *st,
+                      const struct ct_celt_frame_tail *tail, int frame_size,
+                      int nb_compr_bytes);
+    void *spec_arg;
+    uint32_t spec_taken;
+    struct ct_celt_spec_result *spec_result;
+    struct ct_celt_seed_cell *spec_seed;
 
     /* Everything from rng on is cleared by ct_celt_encoder_reset. */
     uint32_t rng;

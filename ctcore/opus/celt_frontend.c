@@ -432,7 +432,7 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
     params.loss_rate = st->loss_rate;
     /* ct: the frame ring's Signal node may have computed all of it on this
        very input and state */
-    if (ct_celt_signal_take_prefilter(st->signal_offer, st, pre, in,
+    if (ct_celt_signal_take_prefilter(st->signal_offer, st->signal_tally, st, pre, in,
                                       prefilter_mem, CC, N, &params, analysis,
                                       pitch, gain, qgain, &pf_on))
         return pf_on;
@@ -444,7 +444,7 @@ int ct_celt_run_prefilter(ct_celt_encoder *st, float *in, float *prefilter_mem,
         /* ct: the frame ring's Signal node may have computed the search on
            this very input */
         if (enabled &&
-            !ct_celt_signal_take_pitch(st->signal_offer, pre, CC, N, pitch_buf,
+            !ct_celt_signal_take_pitch(st->signal_offer, st->signal_tally, pre, CC, N, pitch_buf,
                                        &pitch_index)) {
             ct_celt_pitch_downsample(pre, pitch_buf, MAXP + N, CC, &st->dsp);
             /* Don't search for the fir last 1.5 octave of the range because

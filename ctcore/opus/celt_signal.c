@@ -217,9 +217,7 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
     }
 
     rec->ncalls = 0;
-    rec->seen = 0;
-    memset(rec->needed, 0, sizeof(rec->needed));
-    memset(rec->taken, 0, sizeof(rec->taken));
+    memset(&rec->tally, 0, sizeof(rec->tally));
     N = frame_size <= 960 ? frame_size : 960;
     ncalls = frame_size / N;
     if ((want->pitch || want->transient || want->mdct) &&
@@ -360,13 +358,14 @@ void ct_celt_signal_frame_compute(ct_celt_signal_state *state, const float *x,
                 (EXTRA + KEEP) * sizeof(float));
 }
 
-int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
+int ct_celt_signal_take_pitch(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, float *const pre[],
                               int CC, int N, float *pitch_buf, int *pitch_index)
 {
     int k, c;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_PITCH]++;
+    tally->needed[CT_CELT_SIGNAL_PITCH]++;
     for (k = 0; k < rec->ncalls; k++) {
         const ct_celt_signal_call *call = &rec->calls[k];
         int same =
@@ -380,21 +379,22 @@ int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
             memcpy(pitch_buf, call->pitch_buf,
                    (size_t)((MAXP + N) >> 1) * sizeof(float));
             *pitch_index = call->pitch_index;
-            rec->taken[CT_CELT_SIGNAL_PITCH]++;
+            tally->taken[CT_CELT_SIGNAL_PITCH]++;
             return 1;
         }
     }
     return 0;
 }
 
-int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
+int ct_celt_signal_take_dc_reject(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally, const float *in,
                                   int len, int channels, float *hp_mem,
                                   float *out)
 {
     int k;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_DC_REJECT]++;
+    tally->needed[CT_CELT_SIGNAL_DC_REJECT]++;
     if (rec->dc_len == 0 || channels != rec->dc_channels ||
         len % rec->dc_step != 0)
         return 0;
@@ -406,20 +406,21 @@ int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
             memcpy(out, rec->dc_out + o, n * sizeof(float));
             memcpy(hp_mem, rec->dc_hp[k + len / rec->dc_step],
                    sizeof(rec->dc_hp[k]));
-            rec->taken[CT_CELT_SIGNAL_DC_REJECT]++;
+            tally->taken[CT_CELT_SIGNAL_DC_REJECT]++;
             return 1;
         }
     }
     return 0;
 }
 
-int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
+int ct_celt_signal_take_mdcts(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, int shortBlocks,
                               const float *in, float *out, int C, int CC, int N)
 {
     int k;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_MDCT]++;
+    tally->needed[CT_CELT_SIGNAL_MDCT]++;
     if (C != CC)
         return 0;
     for (k = 0; k < rec->ncalls; k++) {
@@ -433,14 +434,15 @@ int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
         if (same) {
             const float *src = shortBlocks ? call->mdct_short : call->mdct_long;
             memcpy(out, src, (size_t)(CC * N) * sizeof(float));
-            rec->taken[CT_CELT_SIGNAL_MDCT]++;
+            tally->taken[CT_CELT_SIGNAL_MDCT]++;
             return 1;
         }
     }
     return 0;
 }
 
-int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
+int ct_celt_signal_take_transient(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally, const float *in,
                                   int CC, int N, int allow_weak_transients,
                                   int *is_transient, float *tf_estimate,
                                   int *tf_chan, int *weak_transient)
@@ -448,7 +450,7 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
     int k;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_TRANSIENT]++;
+    tally->needed[CT_CELT_SIGNAL_TRANSIENT]++;
     if (allow_weak_transients)
         return 0;
     for (k = 0; k < rec->ncalls; k++) {
@@ -463,14 +465,15 @@ int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
             *tf_estimate = call->tf_estimate;
             *tf_chan = call->tf_chan;
             *weak_transient = call->weak_transient;
-            rec->taken[CT_CELT_SIGNAL_TRANSIENT]++;
+            tally->taken[CT_CELT_SIGNAL_TRANSIENT]++;
             return 1;
         }
     }
     return 0;
 }
 
-int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
+int ct_celt_signal_take_prefilter(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally,
                                   ct_celt_encoder *st, float *const pre[],
                                   float *in, float *prefilter_mem, int CC,
                                   int N, const ct_celt_signal_params *params,
@@ -481,13 +484,13 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
     int k, c;
     if (!rec)
         return 0;
-    rec->seen = 1;
-    rec->seen_params.tapset = params->tapset;
-    rec->seen_params.enabled = params->enabled;
-    rec->seen_params.avail_below25 = params->avail_below25;
-    rec->seen_params.avail_below35 = params->avail_below35;
-    rec->seen_params.loss_rate = params->loss_rate;
-    rec->needed[CT_CELT_SIGNAL_PREFILTER]++;
+    tally->seen = 1;
+    tally->seen_params.tapset = params->tapset;
+    tally->seen_params.enabled = params->enabled;
+    tally->seen_params.avail_below25 = params->avail_below25;
+    tally->seen_params.avail_below35 = params->avail_below35;
+    tally->seen_params.loss_rate = params->loss_rate;
+    tally->needed[CT_CELT_SIGNAL_PREFILTER]++;
     for (k = 0; k < rec->ncalls; k++) {
         const ct_celt_signal_call *call = &rec->calls[k];
         const ct_celt_prefilter_state *old = &call->pf_old;
@@ -536,7 +539,7 @@ int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
             *gain = call->pf_gain;
             *qgain = call->pf_qg;
             *pf_on = call->pf_on;
-            rec->taken[CT_CELT_SIGNAL_PREFILTER]++;
+            tally->taken[CT_CELT_SIGNAL_PREFILTER]++;
             return 1;
         }
     }
@@ -617,29 +620,31 @@ int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
            a->tapset_decision == b->tapset_decision;
 }
 
-void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs)
+void ct_celt_signal_seen_spread(const ct_celt_signal_frame *rec,
+                                ct_celt_signal_tally *tally, int spread_runs)
 {
     if (rec)
-        rec->seen_params.spread_runs = spread_runs;
+        tally->seen_params.spread_runs = spread_runs;
 }
 
-void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
+void ct_celt_signal_seen_frontend(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally,
                                   const ct_celt_signal_params *params)
 {
     if (!rec)
         return;
-    rec->seen_params.eff_end = params->eff_end;
-    rec->seen_params.C = params->C;
-    rec->seen_params.end = params->end;
-    rec->seen_params.lsb_depth = params->lsb_depth;
-    rec->seen_params.vbr = params->vbr;
-    rec->seen_params.constrained_vbr = params->constrained_vbr;
-    rec->seen_params.effective_bytes = params->effective_bytes;
-    rec->seen_params.tf_runs = params->tf_runs;
+    tally->seen_params.eff_end = params->eff_end;
+    tally->seen_params.C = params->C;
+    tally->seen_params.end = params->end;
+    tally->seen_params.lsb_depth = params->lsb_depth;
+    tally->seen_params.vbr = params->vbr;
+    tally->seen_params.constrained_vbr = params->constrained_vbr;
+    tally->seen_params.effective_bytes = params->effective_bytes;
+    tally->seen_params.tf_runs = params->tf_runs;
 }
 
 /* The call whose long blocks are freq, with its front end computed. */
-static const ct_celt_signal_call *frontend_call(ct_celt_signal_frame *rec,
+static const ct_celt_signal_call *frontend_call(const ct_celt_signal_frame *rec,
                                                 int kind, const float *freq,
                                                 int C, int N)
 {
@@ -653,14 +658,15 @@ static const ct_celt_signal_call *frontend_call(ct_celt_signal_frame *rec,
     return NULL;
 }
 
-int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
+int ct_celt_signal_take_bands(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, const float *freq,
                               int shortBlocks, int effEnd, int end, int C,
                               int N, float *bandE, float *bandLogE)
 {
     const ct_celt_signal_call *call;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_BANDS]++;
+    tally->needed[CT_CELT_SIGNAL_BANDS]++;
     if (shortBlocks)
         return 0;
     call = frontend_call(rec, CT_CELT_SIGNAL_BANDS, freq, C, N);
@@ -670,13 +676,13 @@ int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
     memcpy(bandE, call->bandE, (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float));
     memcpy(bandLogE, call->bandLogE,
            (size_t)(C * CT_CELT_NB_EBANDS) * sizeof(float));
-    rec->taken[CT_CELT_SIGNAL_BANDS]++;
+    tally->taken[CT_CELT_SIGNAL_BANDS]++;
     return 1;
 }
 
-int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec, const float *freq,
-                                  const float *bandE, int effEnd, int C, int N,
-                                  float *X)
+int ct_celt_signal_take_normalise(const ct_celt_signal_frame *rec,
+                                  const float *freq, const float *bandE,
+                                  int effEnd, int C, int N, float *X)
 {
     const ct_celt_signal_call *call;
     size_t bins;
@@ -696,7 +702,8 @@ int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec, const float *freq,
     return 1;
 }
 
-int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
+int ct_celt_signal_take_dynalloc(const ct_celt_signal_frame *rec,
+                                 ct_celt_signal_tally *tally,
                                  const float *bandLogE, const float *bandLogE2,
                                  const ct_celt_signal_params *params,
                                  int isTransient, int N,
@@ -707,7 +714,7 @@ int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
     int k;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_DYNALLOC]++;
+    tally->needed[CT_CELT_SIGNAL_DYNALLOC]++;
     if (isTransient)
         return 0;
     for (k = 0; k < rec->ncalls; k++) {
@@ -732,14 +739,15 @@ int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
                    sizeof(call->spread_weight));
             *max_depth = call->max_depth;
             *tot_boost = call->tot_boost;
-            rec->taken[CT_CELT_SIGNAL_DYNALLOC]++;
+            tally->taken[CT_CELT_SIGNAL_DYNALLOC]++;
             return 1;
         }
     }
     return 0;
 }
 
-int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
+int ct_celt_signal_take_tf(const ct_celt_signal_frame *rec,
+                           ct_celt_signal_tally *tally, const float *X, int len,
                            int isTransient, int lambda, int N,
                            float tf_estimate, int tf_chan,
                            const int *importance, int *tf_res, int *tf_select)
@@ -748,7 +756,7 @@ int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
     size_t bins;
     if (!rec)
         return 0;
-    rec->needed[CT_CELT_SIGNAL_TF]++;
+    tally->needed[CT_CELT_SIGNAL_TF]++;
     if (isTransient || len < 1)
         return 0;
     /* tf_analysis reads channel tf_chan's bands up to len */
@@ -768,7 +776,7 @@ int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
                    bins * sizeof(float)) == 0) {
             memcpy(tf_res, call->tf_res, sizeof(call->tf_res));
             *tf_select = call->tf_select;
-            rec->taken[CT_CELT_SIGNAL_TF]++;
+            tally->taken[CT_CELT_SIGNAL_TF]++;
             return 1;
         }
     }

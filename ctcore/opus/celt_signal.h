@@ -168,6 +168,18 @@ typedef struct ct_celt_signal_call {
     float mdct_short[CT_CELT_MAX_CHANNELS * 960];
 } ct_celt_signal_call;
 
+/* What a CELT encoder's checks count of the record offered to it: the
+ * calls that ran each function with it offered, those that took its
+ * result over, and run_prefilter's parameters in the frame's last call
+ * (seen 0: no CELT call ran). Apart from the record, so that a
+ * speculation (celt_spec.h) reads a record while Encode counts in it. */
+typedef struct ct_celt_signal_tally {
+    uint32_t needed[CT_CELT_SIGNAL_NUM_KINDS];
+    uint32_t taken[CT_CELT_SIGNAL_NUM_KINDS];
+    int seen;
+    ct_celt_signal_params seen_params;
+} ct_celt_signal_tally;
+
 /* The record of one frame of one stream: what the Signal node computed,
  * and what the CELT encoder's calls did with it (counters per kind). */
 typedef struct ct_celt_signal_frame {
@@ -183,14 +195,8 @@ typedef struct ct_celt_signal_frame {
     float dc_hp[CT_CELT_SIGNAL_MAX_FRAME / 120 + 1][4];
     float dc_in[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
     float dc_out[CT_CELT_MAX_CHANNELS * CT_CELT_SIGNAL_MAX_FRAME];
-    /* written by the CELT encoder: the calls that ran the function with
-     * this record offered, and those that took its result over */
-    uint32_t needed[CT_CELT_SIGNAL_NUM_KINDS];
-    uint32_t taken[CT_CELT_SIGNAL_NUM_KINDS];
-    /* written by the CELT encoder: run_prefilter's parameters in the
-     * frame's last call (seen 0: no CELT call ran) */
-    int seen;
-    ct_celt_signal_params seen_params;
+    /* Encode's CELT calls' counts of this record (their signal_tally) */
+    ct_celt_signal_tally tally;
 } ct_celt_signal_frame;
 
 /* The chain: the state of the CELT encoder and of the codec's analysis
@@ -304,46 +310,54 @@ int ct_celt_signal_chain_same(const ct_celt_signal_chain *a,
 
 /* The checks of the CELT encoder (rec may be NULL: no offer). Each
  * returns 1 and writes the results where a call of rec has exactly the
- * input given, else 0; counts in rec. */
+ * input given, else 0; counts in tally (rec's offer's). */
 /* pre[c]: COMBFILTER_MAXPERIOD + N samples (run_prefilter's) */
-int ct_celt_signal_take_pitch(ct_celt_signal_frame *rec, float *const pre[],
+int ct_celt_signal_take_pitch(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, float *const pre[],
                               int CC, int N, float *pitch_buf,
                               int *pitch_index);
 /* opus_encode_native's dc_reject (at 3 Hz, 48 kHz) of len samples of in
  * (channels interleaved) into out with hp_mem */
-int ct_celt_signal_take_dc_reject(ct_celt_signal_frame *rec, const float *in,
+int ct_celt_signal_take_dc_reject(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally, const float *in,
                                   int len, int channels, float *hp_mem,
                                   float *out);
 /* compute_mdcts (upsample 1) of in (CC channels of N + overlap samples)
  * into out, with shortBlocks 0 or 1 << LM */
-int ct_celt_signal_take_mdcts(ct_celt_signal_frame *rec, int shortBlocks,
+int ct_celt_signal_take_mdcts(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, int shortBlocks,
                               const float *in, float *out, int C, int CC,
                               int N);
 /* in: CC channels of N + overlap samples (celt_encode_with_ec's) */
 /* The parameters of a CELT call's front end after the prefilter (rec may
  * be NULL): spread_runs, and the fields from eff_end on, recorded as
  * seen. */
-void ct_celt_signal_seen_spread(ct_celt_signal_frame *rec, int spread_runs);
-void ct_celt_signal_seen_frontend(ct_celt_signal_frame *rec,
+void ct_celt_signal_seen_spread(const ct_celt_signal_frame *rec,
+                                ct_celt_signal_tally *tally, int spread_runs);
+void ct_celt_signal_seen_frontend(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally,
                                   const ct_celt_signal_params *params);
 /* compute_band_energies and amp2Log2 (bandE, bandLogE), or with X the
  * normalisation, of freq (C channels of N), long blocks, for effEnd, end */
-int ct_celt_signal_take_bands(ct_celt_signal_frame *rec, const float *freq,
+int ct_celt_signal_take_bands(const ct_celt_signal_frame *rec,
+                              ct_celt_signal_tally *tally, const float *freq,
                               int shortBlocks, int effEnd, int end, int C,
                               int N, float *bandE, float *bandLogE);
-int ct_celt_signal_take_normalise(ct_celt_signal_frame *rec, const float *freq,
-                                  const float *bandE, int effEnd, int C, int N,
-                                  float *X);
+int ct_celt_signal_take_normalise(const ct_celt_signal_frame *rec,
+                                  const float *freq, const float *bandE,
+                                  int effEnd, int C, int N, float *X);
 /* dynalloc_analysis with params' end, lsb_depth, vbr, constrained_vbr and
  * effective_bytes (start 0, not LFE, no surround masking) */
-int ct_celt_signal_take_dynalloc(ct_celt_signal_frame *rec,
+int ct_celt_signal_take_dynalloc(const ct_celt_signal_frame *rec,
+                                 ct_celt_signal_tally *tally,
                                  const float *bandLogE, const float *bandLogE2,
                                  const ct_celt_signal_params *params,
                                  int isTransient, int N,
                                  const ct_analysis_info *analysis, int *offsets,
                                  int *importance, int *spread_weight,
                                  float *max_depth, int32_t *tot_boost);
-int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
+int ct_celt_signal_take_tf(const ct_celt_signal_frame *rec,
+                           ct_celt_signal_tally *tally, const float *X, int len,
                            int isTransient, int lambda, int N,
                            float tf_estimate, int tf_chan,
                            const int *importance, int *tf_res, int *tf_select);
@@ -352,14 +366,16 @@ int ct_celt_signal_take_tf(ct_celt_signal_frame *rec, const float *X, int len,
  * comb filter's output in in, and st's in_mem and prefilter_mem (and
  * its prefilter_period raised to COMBFILTER_MINPERIOD) as the reference
  * leaves them. Records params as seen (also where it misses). */
-int ct_celt_signal_take_prefilter(ct_celt_signal_frame *rec,
+int ct_celt_signal_take_prefilter(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally,
                                   ct_celt_encoder *st, float *const pre[],
                                   float *in, float *prefilter_mem, int CC,
                                   int N, const ct_celt_signal_params *params,
                                   const ct_analysis_info *analysis,
                                   int *pitch_index, float *gain, int *qgain,
                                   int *pf_on);
-int ct_celt_signal_take_transient(ct_celt_signal_frame *rec, const float *in,
+int ct_celt_signal_take_transient(const ct_celt_signal_frame *rec,
+                                  ct_celt_signal_tally *tally, const float *in,
                                   int CC, int N, int allow_weak_transients,
                                   int *is_transient, float *tf_estimate,
                                   int *tf_chan, int *weak_transient);

@@ -819,6 +819,20 @@ static int analysis_runs(const ct_opus_codec *st)
     return st->user_complexity >= 7 && st->Fs >= 16000;
 }
 
+void ct_opus_encoder_peek_analysis(ct_opus_codec *st,
+                                   const ct_tonality_view *view,
+                                   int frame_size, ct_analysis_info *info)
+{
+    const int read_pos = st->analysis.read_pos;
+    const int read_subframe = st->analysis.read_subframe;
+    memset(info, 0, sizeof(*info));
+    if (!analysis_runs(st))
+        return;
+    ct_opus_tonality_get_info(&st->analysis, view, info, frame_size);
+    st->analysis.read_pos = read_pos;
+    st->analysis.read_subframe = read_subframe;
+}
+
 /* tonality_analysis_reset, and the view that goes with the analysis */
 static void analysis_reset(ct_opus_codec *st)
 {
@@ -1417,7 +1431,7 @@ int32_t ct_opus_encode_native(ct_opus_codec *st, const float *pcm,
            input */
         if (st->Fs != 48000 ||
             !ct_celt_signal_take_dc_reject(
-                st->celt_enc.signal_offer, pcm, frame_size, st->channels,
+                st->celt_enc.signal_offer, st->celt_enc.signal_tally, pcm, frame_size, st->channels,
                 st->hp_mem, &pcm_buf[total_buffer * st->channels]))
             ct_opus_dc_reject(pcm, 3, &pcm_buf[total_buffer * st->channels],
                               st->hp_mem, frame_size, st->channels, st->Fs);

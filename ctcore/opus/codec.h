@@ -185,6 +185,13 @@ uint32_t ct_opus_encoder_get_final_range(const ct_opus_codec *st);
  * per-stream state as after ct_opus_encoder_init, the settings kept */
 void ct_opus_encoder_reset_state(ct_opus_codec *st);
 
+/* ct: the analysis the next call of frame_size samples would hand CELT,
+ * read through view, with the reader left where it is (the frame ring's
+ * speculation of that call); all zero where the analysis does not run. */
+void ct_opus_encoder_peek_analysis(ct_opus_codec *st,
+                                   const ct_tonality_view *view,
+                                   int frame_size, ct_analysis_info *info);
+
 /* src/opus_encoder.c frame_size_select: the frame to encode out of the
  * frame_size samples given, for variable_duration; -1 if none fits */
 int32_t ct_opus_frame_size_select(int32_t frame_size, int variable_duration,

@@ -53,6 +53,14 @@
  *    │                  posts on the theta lane (theta_trial.h), while
  *    │                  Encode runs the round-down ones; until Encode
  *    │                  closes the frame
+ *    │   Speculate ──── beside Encode, where on (a companion, in place of
+ *    │                  Theta): frame N + 1's CELT call up to and through
+ *    │                  its band quantisation, on a copy of the encoder
+ *    │                  that Encode posts where frame N's bands start,
+ *    │                  with frame N's end done on the copy with a guess
+ *    │                  of its leftover bits (celt_spec.h); Encode takes
+ *    │                  the bands over in frame N + 1 only where their
+ *    │                  complete input is the one assumed
  *   packet
  *    │
  *   the caller's thread: the packets in frame order to the stream's
@@ -92,6 +100,7 @@
 #include "../runtime/pipeline.h"
 #include "common/clock.h"
 #include "opus/celt_signal.h"
+#include "opus/celt_spec.h"
 #include "opus/multistream.h"
 #include "opus/theta_trial.h"
 
@@ -121,6 +130,12 @@
  * Input, Analysis and Signal (about 116 us/frame of Encode's 124-143);
  * 3 could not be measured on 2 cores. */
 #define THETA_HELPER_MIN_THREADS 4
+/* The Speculate node is on by default from this many workers (the seed
+ * found speculation paying only from 7 threads): it holds a worker for all
+ * of Encode's time and takes Encode's band quantisation off it only where
+ * Encode would otherwise wait for it. On 2 cores it could be measured only
+ * forced on (docs/opus.md). */
+#define SPECULATE_MIN_THREADS 7
 
 /* The per-frame record: one slot of the ring. Each field is written by
  * one node and read by the nodes after it. */
@@ -161,15 +176,35 @@ struct ct_opus_graph {
     size_t ring;
     int rate;
     int channels;
-    /* The ring's pipeline: one of the two, without the Theta node and
-     * with it, chosen at each stream's start */
+    /* The ring's pipeline: one of the three, without a companion, with
+     * the Theta node, with the Speculate node, chosen at each stream's
+     * start */
     ct_pipeline *pipeline;
-    ct_pipeline *pipeline_plain, *pipeline_theta;
+    ct_pipeline *pipeline_plain, *pipeline_theta, *pipeline_spec;
     frame_slot *slots;
     unsigned force;
     /* The Theta node's lane, used by this stream's Encode where on */
     ct_celt_theta_lane *theta_lane;
     bool theta_helper;
+    /* The Speculate node: its lane (a theta lane carrying one job), the
+     * job (frame N + 1's bands, posted by Encode in frame N), the frame
+     * it speculates + 1 (0: none posted), the frame Encode codes, the
+     * frames Signal has done (its last frame + 1: Encode reads the next
+     * frame's record only once it is done), the counts of
+     * ct_opus_graph_speculations */
+    ct_celt_theta_lane *spec_lane;
+    ct_celt_spec_job *spec_job;
+    bool spec_cell;
+    bool speculate;
+    bool spec_wrong;
+    uint64_t spec_frame_plus1;
+    uint64_t encode_frame;
+    /* the offers in a row Encode could not take (SIGNAL_MISSES: the
+       Signal node's brake), and whether the frame's CELT had one */
+    int spec_misses;
+    bool spec_offered;
+    atomic_uint_fast64_t signal_done;
+    atomic_uint_fast64_t spec_counts[4];
 
     /* The stream and what the nodes read of it */
     ct_ogg_opus_enc *stream;
@@ -235,6 +270,7 @@ static const char *const node_names[CT_OPUS_NUM_NODES] = {
     "Signal",
     "Encode",
     "Theta",
+    "Speculate",
 };
 
 const char *ct_opus_graph_node_name(ct_opus_graph_node node)
@@ -249,7 +285,7 @@ bool ct_opus_graph_node_serial(ct_opus_graph_node node)
 
 bool ct_opus_graph_node_companion(ct_opus_graph_node node)
 {
-    return node == CT_OPUS_NODE_THETA;
+    return node == CT_OPUS_NODE_THETA || node == CT_OPUS_NODE_SPECULATE;
 }
 
 size_t ct_opus_graph_ring_for(const ct_pool *pool, int frames_in_flight)
@@ -493,6 +529,8 @@ static int node_signal(void *ctx, size_t slot, uint64_t frame, int worker)
                                       memory_order_relaxed);
         atomic_fetch_add_explicit(&g->hits[CT_OPUS_HIT_DC_REJECT][0], 1, memory_order_relaxed);
     }
+    /* the frame's records are final: Encode may read them from now on */
+    atomic_store_explicit(&g->signal_done, frame + 1, memory_order_release);
     trace_end(g, CT_OPUS_NODE_SIGNAL, t0);
     return CT_OK;
 }
@@ -507,13 +545,144 @@ static void sync_back(ct_opus_graph *g, int st, uint64_t frame, const ct_celt_si
     pthread_mutex_lock(&g->sync_lock);
     g->sync[st].frame_plus1 = frame + 1;
     g->sync[st].chain = chain;
-    g->sync[st].seen = rec->seen;
-    if (rec->seen) {
-        g->sync[st].params = rec->seen_params;
+    g->sync[st].seen = rec->tally.seen;
+    if (rec->tally.seen) {
+        g->sync[st].params = rec->tally.seen_params;
         /* the tapset is the chain's */
         g->sync[st].params.tapset = 0;
     }
     pthread_mutex_unlock(&g->sync_lock);
+}
+
+/* The counts of ct_opus_graph_speculations. */
+enum { SPEC_POSTED, SPEC_RUN, SPEC_OFFERED, SPEC_TAKEN };
+
+/* The Speculate node's job. */
+static void run_speculation(void *arg)
+{
+    ct_opus_graph *g = arg;
+    ct_celt_spec_run(g->spec_job);
+    if (g->spec_job->result.valid)
+        atomic_fetch_add_explicit(&g->spec_counts[SPEC_RUN], 1, memory_order_relaxed);
+}
+
+/* CELT's call in frame N (Encode's thread) where its bands are about to be
+ * quantised: frame N + 1's call posted to the Speculate node, where a
+ * helper serves, frame N + 1's signal record is final and its call is
+ * likely one like this (the same size, all bands, the 48 kHz input whose
+ * DC reject the record holds). What is assumed only decides whether the
+ * speculation is tried: Encode checks the complete input of the bands. */
+static void speculate_next(void *arg, const ct_celt_encoder *celt,
+                           const ct_celt_frame_tail *tail, int frame_size, int nb_compr_bytes)
+{
+    ct_opus_graph *g = arg;
+    const uint64_t next = g->encode_frame + 1;
+    const ct_opus_codec *codec = &g->codec->streams[0];
+    const frame_slot *s = &g->slots[g->encode_frame % g->ring];
+    const frame_slot *s1 = &g->slots[next % g->ring];
+    ct_celt_spec_job *job = g->spec_job;
+    const int C = codec->channels;
+    const int delay = CT_CELT_SPEC_DELAY;
+    const ct_celt_signal_frame *rec;
+    if (g->spec_frame_plus1 != 0 || !ct_celt_theta_lane_has_helper(g->spec_lane) ||
+        atomic_load_explicit(&g->signal_done, memory_order_acquire) < next + 1 ||
+        (g->spec_misses >= SIGNAL_MISSES && next % SIGNAL_PROBE != 0))
+        return;
+    rec = &s1->signal[0];
+    if (s->frame.frame_size != frame_size || s1->frame.frame_size != frame_size ||
+        frame_size > CT_CELT_SPEC_MAX_N || tail->start != 0 || rec->dc_len != frame_size ||
+        rec->dc_channels != C || nb_compr_bytes > CT_CELT_SPEC_MAX_BYTES)
+        return;
+    job->st = *celt;
+    job->tail = *tail;
+    job->leftover_guess = CT_CELT_SPEC_LEFTOVER_GUESS;
+    job->frame_size = frame_size;
+    job->nb_compr_bytes = nb_compr_bytes;
+    /* the call's pcm: the delay compensation's samples (the last of frame
+       N's), then the frame's DC-rejected input */
+    memcpy(job->pcm, &codec->delay_buffer[(size_t)(codec->encoder_buffer - delay) * (size_t)C],
+           (size_t)(delay * C) * sizeof(float));
+    if (frame_size > delay)
+        memcpy(job->pcm + delay * C, rec->dc_out,
+               (size_t)((frame_size - delay) * C) * sizeof(float));
+    ct_opus_encoder_peek_analysis(&g->codec->streams[0], &s1->views[0], frame_size,
+                                  &job->analysis);
+    job->signal = &g->slots[next % g->ring].signal[0];
+    if (g->spec_wrong) {
+        /* an energy history that frame N + 1's coarse energy codes from
+           with other symbols (not in intra frames) */
+        int i;
+        for (i = 0; i < CT_CELT_MAX_CHANNELS * CT_CELT_NB_EBANDS; i++)
+            job->st.oldBandE[i] += 6.f;
+    }
+    ct_celt_seed_cell_rearm(&job->seed);
+    g->spec_frame_plus1 = next + 1;
+    atomic_fetch_add_explicit(&g->spec_counts[SPEC_POSTED], 1, memory_order_relaxed);
+    ct_celt_theta_lane_post(g->spec_lane, run_speculation, g);
+}
+
+/* CELT's calls in frame N + 1 where their bands start (the first one
+ * that asks): the speculation of frame N + 1's bands once the Speculate
+ * node is done with it, where it ran to its end. */
+static const ct_celt_spec_result *claim_speculation(void *arg)
+{
+    ct_opus_graph *g = arg;
+    if (g->spec_frame_plus1 != g->encode_frame + 1)
+        return NULL;
+    ct_celt_theta_lane_complete(g->spec_lane);
+    g->spec_frame_plus1 = 0;
+    if (!g->spec_job->result.valid)
+        return NULL;
+    g->spec_offered = true;
+    atomic_fetch_add_explicit(&g->spec_counts[SPEC_OFFERED], 1, memory_order_relaxed);
+    return &g->spec_job->result;
+}
+
+/* Encode, before frame: its CELT calls claim the speculation of their
+ * bands and post the next frame's. */
+static void speculation_begin(ct_opus_graph *g, uint64_t frame)
+{
+    ct_celt_encoder *celt = &g->codec->streams[0].celt_enc;
+    g->encode_frame = frame;
+    celt->spec_claim = claim_speculation;
+    celt->spec_post = speculate_next;
+    celt->spec_arg = g;
+    celt->spec_taken = 0;
+    g->spec_offered = false;
+}
+
+/* Encode, after frame (coded, or refused with coded < 0): the take-overs
+ * counted; a speculation of this frame that no call claimed (no CELT
+ * bands) waited for or taken back; a speculation of the next frame that
+ * no helper has claimed taken back (Encode codes those bands sooner
+ * itself), else its seed published (the final range of the frame's CELT),
+ * or abandoned on a refusal; the frame's Speculate returns. */
+static void speculation_end(ct_opus_graph *g, uint64_t frame, int coded)
+{
+    ct_celt_encoder *celt = &g->codec->streams[0].celt_enc;
+    atomic_fetch_add_explicit(&g->spec_counts[SPEC_TAKEN], celt->spec_taken,
+                              memory_order_relaxed);
+    if (celt->spec_taken > 0)
+        g->spec_misses = 0;
+    else if (g->spec_offered)
+        g->spec_misses++;
+    celt->spec_claim = NULL;
+    celt->spec_post = NULL;
+    celt->spec_arg = NULL;
+    if (g->spec_frame_plus1 == frame + 1) {
+        if (!ct_celt_theta_lane_cancel(g->spec_lane))
+            ct_celt_theta_lane_complete(g->spec_lane);
+        g->spec_frame_plus1 = 0;
+    }
+    if (g->spec_frame_plus1 == frame + 2) {
+        if (ct_celt_theta_lane_cancel(g->spec_lane))
+            g->spec_frame_plus1 = 0;
+        else if (coded >= 0)
+            ct_celt_seed_cell_publish(&g->spec_job->seed, celt->rng);
+        else
+            ct_celt_seed_cell_abandon(&g->spec_job->seed);
+    }
+    ct_celt_theta_lane_close(g->spec_lane, frame + 1);
 }
 
 static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
@@ -525,6 +694,8 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     (void)worker;
     if (g->analysis_inline)
         analyse(g, s);
+    if (g->speculate)
+        speculation_begin(g, frame);
     if (g->nsig)
         ct_opus_ms_offer_signal(g->codec, s->signal, g->nsig);
     if (g->theta_helper)
@@ -536,17 +707,19 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
         ct_opus_ms_offer_theta_lane(g->codec, NULL);
         ct_celt_theta_lane_close(g->theta_lane, frame + 1);
     }
+    if (g->speculate)
+        speculation_end(g, frame, s->nbytes);
     if (g->nsig) {
         ct_opus_ms_offer_signal(g->codec, NULL, 0);
         for (st = 0; st < g->nsig; st++) {
             const ct_celt_signal_frame *rec = &s->signal[st];
             for (k = 0; k < CT_OPUS_NUM_HIT_KINDS; k++) {
-                atomic_fetch_add_explicit(&g->hits[k][1], rec->needed[k], memory_order_relaxed);
-                atomic_fetch_add_explicit(&g->hits[k][2], rec->taken[k], memory_order_relaxed);
+                atomic_fetch_add_explicit(&g->hits[k][1], rec->tally.needed[k], memory_order_relaxed);
+                atomic_fetch_add_explicit(&g->hits[k][2], rec->tally.taken[k], memory_order_relaxed);
                 /* the sync back of the outcome: a computed record that
                    missed, or one that hit */
-                if (rec->ncalls > 0 && rec->calls[0].has[k] && rec->needed[k] > 0) {
-                    int misses = rec->taken[k] > 0 ? 0
+                if (rec->ncalls > 0 && rec->calls[0].has[k] && rec->tally.needed[k] > 0) {
+                    int misses = rec->tally.taken[k] > 0 ? 0
                                                    : atomic_load_explicit(&g->sig_misses[st][k],
                                                                           memory_order_relaxed) +
                                                          1;
@@ -579,6 +752,21 @@ static int node_theta(void *ctx, size_t slot, uint64_t frame, int worker)
     return CT_OK;
 }
 
+/* Node Speculate: the speculation Encode posts in the frame, where it
+ * claims it first, until Encode closes the frame (its time waiting counts
+ * as busy: it holds the worker). On one worker it runs after Encode and
+ * returns at once. */
+static int node_speculate(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_opus_graph *g = ctx;
+    uint64_t t0 = trace_begin(g);
+    (void)slot;
+    (void)worker;
+    ct_celt_theta_lane_serve(g->spec_lane, frame + 1);
+    trace_end(g, CT_OPUS_NODE_SPECULATE, t0);
+    return CT_OK;
+}
+
 static const ct_pipeline_stage stages_plain[] = {
     {node_resample, CT_PIPELINE_PARALLEL},
     {node_analysis, CT_PIPELINE_SERIAL},
@@ -592,6 +780,14 @@ static const ct_pipeline_stage stages_theta[] = {
     {node_signal, CT_PIPELINE_SERIAL},
     {node_encode, CT_PIPELINE_SERIAL},
     {node_theta, CT_PIPELINE_COMPANION},
+};
+
+static const ct_pipeline_stage stages_spec[] = {
+    {node_resample, CT_PIPELINE_PARALLEL},
+    {node_analysis, CT_PIPELINE_SERIAL},
+    {node_signal, CT_PIPELINE_SERIAL},
+    {node_encode, CT_PIPELINE_SERIAL},
+    {node_speculate, CT_PIPELINE_COMPANION},
 };
 
 /* Set-up */
@@ -617,16 +813,21 @@ ct_opus_graph *ct_opus_graph_new(ct_pool *pool, size_t ring, int rate, int chann
         pool, stages_plain, (int)(sizeof(stages_plain) / sizeof(stages_plain[0])), ring, g);
     g->pipeline_theta = ct_pipeline_new(
         pool, stages_theta, (int)(sizeof(stages_theta) / sizeof(stages_theta[0])), ring, g);
+    g->pipeline_spec = ct_pipeline_new(
+        pool, stages_spec, (int)(sizeof(stages_spec) / sizeof(stages_spec[0])), ring, g);
     g->pipeline = g->pipeline_plain;
     g->theta_lane = ct_celt_theta_lane_new();
+    g->spec_lane = ct_celt_theta_lane_new();
+    g->spec_job = malloc(sizeof(*g->spec_job));
+    g->spec_cell = g->spec_job && ct_celt_seed_cell_init(&g->spec_job->seed) == 0;
     /* everything counted and not yet coded, plus an input step's worth */
     g->pcm_len = CT_OPE_MAX_BUFFERED + (int64_t)ring * 2880 + 8 * INPUT_STEP;
     g->pcm = malloc((size_t)(g->pcm_len + CT_OPUS_GRAPH_MIRROR) * (size_t)channels *
                     sizeof(float));
     g->scratch_frames = 8 * INPUT_STEP + 2 * CT_OPUS_GRAPH_MIRROR;
     g->scratch = malloc(g->scratch_frames * (size_t)channels * sizeof(float));
-    if (!g->slots || !g->pipeline_plain || !g->pipeline_theta || !g->theta_lane || !g->pcm ||
-        !g->scratch) {
+    if (!g->slots || !g->pipeline_plain || !g->pipeline_theta || !g->pipeline_spec ||
+        !g->theta_lane || !g->spec_lane || !g->spec_cell || !g->pcm || !g->scratch) {
         ct_opus_graph_free(g);
         return NULL;
     }
@@ -664,7 +865,12 @@ void ct_opus_graph_free(ct_opus_graph *g)
     ct_opus_graph_stop(g);
     ct_pipeline_free(g->pipeline_plain);
     ct_pipeline_free(g->pipeline_theta);
+    ct_pipeline_free(g->pipeline_spec);
     ct_celt_theta_lane_free(g->theta_lane);
+    ct_celt_theta_lane_free(g->spec_lane);
+    if (g->spec_cell)
+        ct_celt_seed_cell_destroy(&g->spec_job->seed);
+    free(g->spec_job);
     free_stream_parts(g);
     free(g->slots);
     free(g->pcm);
@@ -699,7 +905,6 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
         for (i = 0; (int)i < g->codec->layout.nb_coupled_streams; i++)
             if (g->codec->streams[i].user_complexity >= 8)
                 g->theta_helper = true;
-    g->pipeline = g->theta_helper ? g->pipeline_theta : g->pipeline_plain;
     g->re = NULL;
     g->re_inline = NULL;
     if (re && (g->force & CT_OPUS_GRAPH_RESAMPLE_INLINE))
@@ -720,6 +925,25 @@ int ct_opus_graph_start(ct_opus_graph *g, ct_ogg_opus_enc *stream)
                                        &g->sig_c2[g->nsig]);
             g->nsig++;
         }
+    /* the Speculate node: one CELT stream whose records the Signal node
+       computes, with the analysis ahead (the job reads the next frame's
+       view); in place of the Theta node */
+    g->speculate = false;
+    if (nb_streams == 1 && g->nsig == 1 && !g->analysis_inline &&
+        ((g->force & CT_OPUS_GRAPH_SPECULATE) ||
+         (g->pool && ct_pool_threads(g->pool) >= SPECULATE_MIN_THREADS)))
+        g->speculate = true;
+    g->spec_wrong = (g->force & CT_OPUS_GRAPH_SPECULATE_WRONG) != 0;
+    if (g->speculate)
+        g->theta_helper = false;
+    g->pipeline = g->speculate      ? g->pipeline_spec
+                  : g->theta_helper ? g->pipeline_theta
+                                    : g->pipeline_plain;
+    g->spec_frame_plus1 = 0;
+    g->spec_misses = 0;
+    atomic_store(&g->signal_done, 0);
+    for (i = 0; i < 4; i++)
+        atomic_store(&g->spec_counts[i], 0);
     for (i = 0; i < CT_OPUS_NUM_HIT_KINDS; i++) {
         atomic_store(&g->hits[i][0], 0);
         atomic_store(&g->hits[i][1], 0);
@@ -785,6 +1009,10 @@ void ct_opus_graph_stop(ct_opus_graph *g)
     /* no Theta node runs now: the tickets restart with the frames */
     if (g->theta_lane)
         ct_celt_theta_lane_reset(g->theta_lane);
+    if (g->spec_lane)
+        ct_celt_theta_lane_reset(g->spec_lane);
+    g->spec_frame_plus1 = 0;
+    atomic_store(&g->signal_done, 0);
 }
 
 /* Node Input: the caller's thread */
@@ -1128,4 +1356,18 @@ void ct_opus_graph_hits(const ct_opus_graph *g, ct_opus_graph_hit_kind kind, uin
 void ct_opus_graph_theta_trials(const ct_opus_graph *g, uint64_t *helper, uint64_t *taken_back)
 {
     ct_celt_theta_lane_counts(g->theta_lane, helper, taken_back);
+}
+
+void ct_opus_graph_speculations(const ct_opus_graph *g, uint64_t *posted, uint64_t *run,
+                                uint64_t *offered, uint64_t *taken)
+{
+    ct_opus_graph *m = (ct_opus_graph *)g;
+    if (posted)
+        *posted = atomic_load(&m->spec_counts[SPEC_POSTED]);
+    if (run)
+        *run = atomic_load(&m->spec_counts[SPEC_RUN]);
+    if (offered)
+        *offered = atomic_load(&m->spec_counts[SPEC_OFFERED]);
+    if (taken)
+        *taken = atomic_load(&m->spec_counts[SPEC_TAKEN]);
 }

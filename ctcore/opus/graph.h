@@ -76,6 +76,12 @@ enum {
     /* the Theta node beside Encode, whatever the thread count and the
      * streams' channels */
     CT_OPUS_GRAPH_THETA_HELPER = 1 << 4,
+    /* the Speculate node beside Encode (in place of Theta), whatever the
+     * thread count */
+    CT_OPUS_GRAPH_SPECULATE = 1 << 5,
+    /* with it, every speculation starts from a perturbed energy history,
+     * so that its take-overs miss (the bytes stay the same) */
+    CT_OPUS_GRAPH_SPECULATE_WRONG = 1 << 6,
 };
 void ct_opus_graph_force(ct_opus_graph *graph, unsigned flags);
 
@@ -88,13 +94,15 @@ typedef enum ct_opus_graph_node {
     CT_OPUS_NODE_SIGNAL,   /* serial */
     CT_OPUS_NODE_ENCODE,   /* serial */
     CT_OPUS_NODE_THETA,    /* beside Encode (a companion), where on */
+    CT_OPUS_NODE_SPECULATE, /* beside Encode (a companion), where on */
     CT_OPUS_NUM_NODES
 } ct_opus_graph_node;
 
 const char *ct_opus_graph_node_name(ct_opus_graph_node node);
 /* Whether the node takes the frames one at a time in order. */
 bool ct_opus_graph_node_serial(ct_opus_graph_node node);
-/* Whether the node runs beside another one (Theta, beside Encode): it
+/* Whether the node runs beside another one (Theta or Speculate, beside
+ * Encode): it
  * paces nothing by itself. */
 bool ct_opus_graph_node_companion(ct_opus_graph_node node);
 
@@ -139,5 +147,13 @@ const char *ct_opus_graph_hit_name(ct_opus_graph_hit_kind kind);
  * flight. */
 void ct_opus_graph_theta_trials(const ct_opus_graph *graph, uint64_t *helper,
                                 uint64_t *taken_back);
+
+/* Since the stream's start: the speculations Encode posted (frame N + 1's
+ * bands while it codes frame N's), those the Speculate node ran to their
+ * end, those Encode offered to the frame's CELT call and those it took
+ * over. Any pointer may be NULL; while no frame is in flight. */
+void ct_opus_graph_speculations(const ct_opus_graph *graph, uint64_t *posted,
+                                uint64_t *run, uint64_t *offered,
+                                uint64_t *taken);
 
 #endif

@@ -778,8 +778,12 @@ void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
 {
     int s;
     for (s = 0; s < st->layout.nb_streams; s++)
+    {
         st->streams[s].celt_enc.signal_offer =
             offers != NULL && s < n ? &offers[s] : NULL;
+        st->streams[s].celt_enc.signal_tally =
+            offers != NULL && s < n ? &offers[s].tally : NULL;
+    }
 }
 
 void ct_opus_ms_offer_theta_lane(ct_opus_ms_encoder *st,

@@ -195,6 +195,12 @@ bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane)
     return true;
 }
 
+bool ct_celt_theta_lane_cancel(ct_celt_theta_lane *lane)
+{
+    int expected = JOB_POSTED;
+    return atomic_compare_exchange_strong(&lane->state, &expected, JOB_EMPTY);
+}
+
 void ct_celt_theta_lane_close(ct_celt_theta_lane *lane, uint64_t ticket)
 {
     atomic_store(&lane->closed, ticket);

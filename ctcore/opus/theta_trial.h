@@ -51,6 +51,10 @@ void ct_celt_theta_lane_post(ct_celt_theta_lane *lane, ct_celt_theta_job_fn fn,
  * on the helper (true), or here when the helper had not taken the job
  * (false). */
 bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane);
+/* Encode: takes back the posted job where no helper has claimed it (true:
+ * it will not run, the lane is empty); false: a helper runs or ran it, and
+ * ct_celt_theta_lane_complete() waits for it. */
+bool ct_celt_theta_lane_cancel(ct_celt_theta_lane *lane);
 /* Encode: a hint that jobs come soon: a sleeping helper is woken. */
 void ct_celt_theta_lane_wake(ct_celt_theta_lane *lane);
 /* Encode: the frame of `ticket` (and every earlier one) is done: its

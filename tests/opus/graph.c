@@ -19,7 +19,8 @@
  * middle of a first stream and encodes the case again, and one writes
  * packets (CT_OPUS_OUTPUT_PACKETS) to compare with the sequential path's.
  *
- * usage: opus_graph [--quick | --theta] [--filter TEXT] CORPUS_DIR
+ * usage: opus_graph [--quick | --theta | --speculate] [--filter TEXT]
+ *                   CORPUS_DIR
  * --quick: a small matrix (what `meson test` runs, and under
  *          ThreadSanitizer without the corpus): the synthetic WAVs, and
  *          where the corpus is, the first 10 s of three clips under a few
@@ -29,6 +30,12 @@
  *          10 s of the stereo clips at complexity 10 and 8 and at 24 kb/s
  *          (Hybrid); the helper must have run some of the trials. Without
  *          the corpus (77, skipped), unless with --quick.
+ * --speculate: the Speculate node (frame N + 1's bands on a helper) forced
+ *          on at 2, 3, 4 and 7 threads and on one, and with its estimates
+ *          forced wrong at 2 and 4, without rotation, for the first 10 s of
+ *          three clips at the default settings, complexity 5, 10 ms frames
+ *          and 24 kb/s (Hybrid: never speculated); Encode must have taken
+ *          some of the bands over. Without the corpus (77, skipped).
  * Exits 0 when all are identical, 1 on any difference, 77 (skipped) when
  * CORPUS_DIR is absent (not with --quick, which runs without it).
  *
@@ -60,11 +67,13 @@ enum {
     S = CT_OPUS_GRAPH_SIGNAL_INLINE,
     W = CT_OPUS_GRAPH_SIGNAL_WRONG,
     T = CT_OPUS_GRAPH_THETA_HELPER,
+    P = CT_OPUS_GRAPH_SPECULATE,
+    PW = CT_OPUS_GRAPH_SPECULATE | CT_OPUS_GRAPH_SPECULATE_WRONG,
 };
 
 /* The forced nodes a case's runs rotate through: a configuration's own
  * (one of the first four) moved on by the case's number. */
-static const unsigned force_rotation[] = {0, R, A, RA, S, W | R, T};
+static const unsigned force_rotation[] = {0, R, A, RA, S, W | R, T, P, PW | R};
 #define NUM_FORCES (sizeof(force_rotation) / sizeof(force_rotation[0]))
 
 static unsigned rotated_force(unsigned own, int i)
@@ -111,9 +120,29 @@ static const char *const theta_clips[] = {
     "soundtrack_warzone_48k_stereo.wav",
 };
 
+/* --speculate: forced as they are, not rotated; the settings and clips */
+static const config speculate_configs[] = {{2, 0, P}, {3, 0, P},  {4, 0, P},
+                                           {7, 0, P}, {2, 0, PW}, {4, 2, PW},
+                                           {1, 2, P}};
+static const char *const speculate_flags[] = {
+    "",
+    "--comp 5",
+    "--framesize 10",
+    "--bitrate 24",
+};
+static const char *const speculate_clips[] = {
+    "metal_muldjord_44k1_stereo.wav",
+    "soundtrack_warzone_48k_stereo.wav",
+    "speech_nl_32k_mono.wav",
+};
+
 /* The theta trials of the runs with the Theta node forced on: run by the
- * helper, taken back by Encode. */
+ * helper, taken back by Encode; the speculations of the runs with the
+ * Speculate node forced on: posted, run to their end, offered and taken
+ * over, and with the estimates forced wrong, taken over. */
 static uint64_t theta_helper_trials, theta_taken_back;
+static uint64_t spec_posted, spec_run, spec_offered, spec_taken,
+    spec_wrong_taken;
 
 /* --quick: the settings for the corpus excerpts (default, the fastest
  * CELT, the shortest and longest frames, SILK, Hybrid), the clips and the
@@ -354,6 +383,25 @@ static int encode(ct_pool *pool, int ring, unsigned force, int trace,
                 r = CT_ESTATE;
             }
         }
+        if (force & P) {
+            uint64_t posted, run, offered, taken;
+            ct_opus_graph_speculations(graph, &posted, &run, &offered, &taken);
+            if (run > posted || offered > run || taken > offered) {
+                snprintf(why, why_size,
+                         "speculations: %llu posted, %llu run, %llu offered, "
+                         "%llu taken",
+                         (unsigned long long)posted, (unsigned long long)run,
+                         (unsigned long long)offered,
+                         (unsigned long long)taken);
+                r = CT_ESTATE;
+            }
+            spec_posted += posted;
+            spec_run += run;
+            spec_offered += offered;
+            spec_taken += taken;
+            if (force & CT_OPUS_GRAPH_SPECULATE_WRONG)
+                spec_wrong_taken += taken;
+        }
         if (force & T) {
             uint64_t helper, taken_back;
             ct_opus_graph_theta_trials(graph, &helper, &taken_back);
@@ -385,6 +433,10 @@ static const char *force_name(unsigned force)
                                         "resample+analysis"};
     if (force & T)
         return force == T ? "theta helper on" : "theta helper on and more";
+    if (force & CT_OPUS_GRAPH_SPECULATE_WRONG)
+        return force & R ? "resample, speculation wrong" : "speculation wrong";
+    if (force & P)
+        return "speculation on";
     if (force & S)
         return "signal";
     if (force & W)
@@ -529,14 +581,16 @@ static int list_corpus(const char *corpus, char **names)
     return count;
 }
 
-/* --theta: the stereo clips' excerpts under the theta settings. */
-static void run_theta(matrix *m, const char *corpus)
+/* --theta, --speculate: the clips' excerpts under the flags. */
+static void run_excerpts(matrix *m, const char *corpus,
+                         const char *const *clips, size_t num_clips,
+                         const char *const *flags, size_t num_flags)
 {
-    char path[4200], label[300];
+    char path[4200], label[200];
 
-    for (size_t k = 0; k < COUNT(theta_clips); k++) {
+    for (size_t k = 0; k < num_clips; k++) {
         opus_wav wav;
-        snprintf(path, sizeof(path), "%s/%s", corpus, theta_clips[k]);
+        snprintf(path, sizeof(path), "%s/%s", corpus, clips[k]);
         if (read_input(path, &wav, 0) < 0) {
             printf("FAIL %s: unreadable\n", path);
             m->failures++;
@@ -544,10 +598,9 @@ static void run_theta(matrix *m, const char *corpus)
         }
         if (wav.frames > (long)QUICK_SECONDS * wav.rate)
             wav.frames = (long)QUICK_SECONDS * wav.rate;
-        snprintf(label, sizeof(label), "%s (%d s)", theta_clips[k],
-                 QUICK_SECONDS);
-        for (size_t f = 0; f < COUNT(theta_flags); f++)
-            run_wav(m, label, &wav, theta_flags[f]);
+        snprintf(label, sizeof(label), "%s (%d s)", clips[k], QUICK_SECONDS);
+        for (size_t f = 0; f < num_flags; f++)
+            run_wav(m, label, &wav, flags[f]);
         opus_wav_free(&wav);
     }
 }
@@ -629,7 +682,7 @@ int main(int argc, char **argv)
     matrix m;
     const char *corpus = NULL;
     char tmp[] = "/tmp/ct_opus_graph_XXXXXX";
-    int quick = 0, theta = 0, total = 0, identical = 0;
+    int quick = 0, theta = 0, speculate = 0, total = 0, identical = 0;
     double t0;
 
     memset(&m, 0, sizeof(m));
@@ -638,16 +691,22 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--theta"))
             theta = 1;
+        else if (!strcmp(argv[i], "--speculate"))
+            speculate = 1;
         else if (!strcmp(argv[i], "--filter") && i + 1 < argc)
             m.filter = argv[++i];
         else
             corpus = argv[i];
     }
-    m.configs = theta ? theta_configs : quick ? quick_configs : configs;
-    m.num_configs = theta   ? (int)COUNT(theta_configs)
-                    : quick ? (int)COUNT(quick_configs)
-                            : (int)COUNT(configs);
-    m.rotate = !theta;
+    m.configs = theta       ? theta_configs
+                : speculate ? speculate_configs
+                : quick     ? quick_configs
+                            : configs;
+    m.num_configs = theta       ? (int)COUNT(theta_configs)
+                    : speculate ? (int)COUNT(speculate_configs)
+                    : quick     ? (int)COUNT(quick_configs)
+                                : (int)COUNT(configs);
+    m.rotate = !theta && !speculate;
     if (corpus) {
         DIR *dir = opendir(corpus);
         if (dir)
@@ -655,7 +714,7 @@ int main(int argc, char **argv)
         else
             corpus = NULL;
     }
-    if (!corpus && (theta || !quick)) {
+    if (!corpus && (theta || speculate || !quick)) {
         printf("SKIP: no corpus directory given or found\n");
         return EXIT_SKIP;
     }
@@ -675,10 +734,14 @@ int main(int argc, char **argv)
     t0 = ct_clock_seconds();
 
     if (theta)
-        run_theta(&m, corpus);
+        run_excerpts(&m, corpus, theta_clips, COUNT(theta_clips), theta_flags,
+                     COUNT(theta_flags));
+    else if (speculate)
+        run_excerpts(&m, corpus, speculate_clips, COUNT(speculate_clips),
+                     speculate_flags, COUNT(speculate_flags));
     else if (corpus)
         run_corpus(&m, corpus, quick);
-    if (!theta)
+    if (!theta && !speculate)
         run_written(&m, corpus, quick, tmp);
     rmdir(tmp);
 
@@ -698,6 +761,15 @@ int main(int argc, char **argv)
            (unsigned long long)theta_taken_back);
     if (theta && theta_helper_trials == 0) {
         printf("FAIL: the helper ran no theta trial\n");
+        m.failures++;
+    }
+    printf("speculations with the node forced on: %llu posted, %llu run, "
+           "%llu offered, %llu taken over (%llu with the estimates wrong)\n",
+           (unsigned long long)spec_posted, (unsigned long long)spec_run,
+           (unsigned long long)spec_offered, (unsigned long long)spec_taken,
+           (unsigned long long)spec_wrong_taken);
+    if (speculate && spec_taken == 0) {
+        printf("FAIL: Encode took no speculation over\n");
         m.failures++;
     }
     for (int t = 0; t <= MAX_THREADS; t++)
