@@ -3,7 +3,10 @@
  * ring (ctcore/mp3/graph.c) with its trace on and prints each node's busy
  * time (its runs' wall times summed over the workers; the median over the
  * reps), its share of all nodes' and its time per frame, the wall time of
- * the whole encode and, CBR/ABR, how many frames Search speculated on. The
+ * the whole encode, CBR/ABR how many frames Search speculated on, and last
+ * the serial chain: the serial nodes' busy time per frame (Dispatch,
+ * Resolve, Encode) against all nodes', and their ratio, the bound on the
+ * speed-up that no number of cores passes. The
  * caller's thread runs the input side (encoder.c: transform, resampling,
  * ReplayGain) besides Dispatch; that part is in the wall time only.
  *
@@ -16,6 +19,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +41,13 @@ static int compare_doubles(const void *a, const void *b)
 {
     const double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* Dispatch, Resolve and Encode take the frames one at a time, in order. */
+static bool is_serial_node(ct_mp3_graph_node node)
+{
+    return node == CT_MP3_NODE_DISPATCH || node == CT_MP3_NODE_RESOLVE ||
+           node == CT_MP3_NODE_ENCODE;
 }
 
 static double median(double *v, int n)
@@ -181,21 +192,31 @@ int main(int argc, char **argv)
     printf(": %llu frames, %d workers, ring %zu, median of %d runs\n",
            (unsigned long long)mp3_frames, ct_pool_threads(pool), slots, reps);
     const double total = median(busy, reps);
-    printf("  %-10s %9s %7s %9s\n", "node", "busy ms", "share", "us/frame");
+    const double per_frame = 1e6 / (double)mp3_frames;
+    double serial = 0;
+    printf("  %-10s %-7s %9s %7s %9s\n", "node", "kind", "busy ms", "share", "us/frame");
     for (int n = 0; n < CT_MP3_NUM_NODES; ++n) {
         for (int r = 0; r < reps; ++r)
             node[r] = runs[(size_t)r * CT_MP3_NUM_NODES + (size_t)n];
         const double t = median(node, reps);
-        printf("  %-10s %9.1f %6.1f%% %9.1f\n",
-               ct_mp3_graph_node_name((ct_mp3_graph_node)n), 1e3 * t,
-               100.0 * t / total, 1e6 * t / (double)mp3_frames);
+        const bool is_serial = is_serial_node((ct_mp3_graph_node)n);
+        if (is_serial)
+            serial += t;
+        printf("  %-10s %-7s %9.1f %6.1f%% %9.1f\n",
+               ct_mp3_graph_node_name((ct_mp3_graph_node)n), is_serial ? "serial" : "xN",
+               1e3 * t, 100.0 * t / total, t * per_frame);
     }
     const double wall = median(walls, reps);
-    printf("  %-10s %9.1f\n", "all nodes", 1e3 * total);
-    printf("  %-10s %9.1f          (nodes busy / wall: %.2f workers)\n",
-           "wall", 1e3 * wall, total / wall);
+    printf("  %-10s %-7s %9.1f %7s %9.1f\n", "all nodes", "", 1e3 * total, "",
+           total * per_frame);
+    printf("  %-10s %-7s %9.1f          (nodes busy / wall: %.2f workers)\n",
+           "wall", "", 1e3 * wall, total / wall);
     if (flags.settings.rate_control != CT_MP3_VBR)
         printf("  speculated: %.1f %% of the frames\n", 100.0 * median(spec, reps));
+    /* the serial nodes run one after the other on every frame: their sum
+       per frame is the chain no number of cores shortens */
+    printf("serial chain: %.1f us/frame of %.1f us/frame: bound %.1fx\n", serial * per_frame,
+           total * per_frame, serial > 0 ? total / serial : 0.0);
 
     free(node);
     free(spec);

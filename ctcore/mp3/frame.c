@@ -245,19 +245,18 @@ void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],
 }
 
 void ct_mp3_frame_mdct(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
-                       float carry[2][18][SBLIMIT], const float sb[2][2][18][SBLIMIT],
+                       const float carry[2][18][SBLIMIT], const float sb[2][2][18][SBLIMIT],
                        ct_mp3_side_info *l3_side)
 {
     int gr, ch;
 
     for (ch = 0; ch < cfg->channels_out; ch++) {
-        for (gr = 0; gr < cfg->mode_gr; gr++) {
+        ct_mp3_mdct_granule(amp_filter, carry[ch], sb[0][ch], l3_side->tt[0][ch].block_type,
+                            l3_side->tt[0][ch].xr);
+        for (gr = 1; gr < cfg->mode_gr; gr++) {
             ct_mp3_gr_info *const gi = &l3_side->tt[gr][ch];
-            const float (*prev)[SBLIMIT] =
-                gr == 0 ? (const float (*)[SBLIMIT]) carry[ch] : sb[gr - 1][ch];
-            ct_mp3_mdct_granule(amp_filter, prev, sb[gr][ch], gi->block_type, gi->xr);
+            ct_mp3_mdct_granule(amp_filter, sb[gr - 1][ch], sb[gr][ch], gi->block_type, gi->xr);
         }
-        memcpy(carry[ch], sb[cfg->mode_gr - 1][ch], sizeof(carry[ch]));
     }
 }
 
@@ -361,10 +360,12 @@ static float (*frame_pe(ct_mp3_frame *fr, int mode_ext))[2]
 }
 
 void ct_mp3_frame_vbr_prepare(const ct_mp3_state *gfc, const ct_mp3_frame *fr, int mode_ext,
-                              ct_mp3_side_info *l3_side, ct_mp3_vbr_work *work)
+                              float ath_adjust_factor, ct_mp3_side_info *l3_side,
+                              ct_mp3_vbr_work *work)
 {
     memset(work, 0, sizeof(*work));
-    ct_mp3_vbr_prepare(gfc, mode_ext, l3_side, frame_masking(fr, mode_ext), work);
+    ct_mp3_vbr_prepare(gfc, ath_adjust_factor, mode_ext, l3_side, frame_masking(fr, mode_ext),
+                       work);
 }
 
 /* padding method as described in "MPEG-Layer3 / Bitstream Syntax and
@@ -442,15 +443,20 @@ static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
     }
 }
 
-/* Stage 5: bitstream formatting, the bytes out, the tag's accounting. */
-static int write_frame(ct_mp3_state *gfc, unsigned char *mp3buf, int mp3buf_size)
+/* Stage 5: bitstream formatting, the bytes out, the tag's accounting; the
+ * frame's main data coded already (coded), or NULL: coded here. */
+static int write_frame(ct_mp3_state *gfc, const ct_mp3_main_data *coded,
+                       unsigned char *mp3buf, int mp3buf_size)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_main_data md;
     int mp3count;
 
-    ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side, &md);
-    ct_mp3_format_bitstream(gfc, &md);
+    if (coded == NULL) {
+        ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side, &md);
+        coded = &md;
+    }
+    ct_mp3_format_bitstream(gfc, coded);
 
     /* copy mp3 bit buffer into array */
     mp3count = ct_mp3_copy_buffer(gfc, mp3buf, mp3buf_size, 1);
@@ -502,15 +508,19 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
     ct_mp3_set_masking_lower(gfc, &gfc->l3_side);
 
     /* Stage 5: bitstream formatting */
-    return write_frame(gfc, mp3buf, mp3buf_size);
+    return write_frame(gfc, NULL, mp3buf, mp3buf_size);
 }
 
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
-                        ct_mp3_vbr_work *work, ct_mp3_loop_work *loop, unsigned char *mp3buf,
-                        int mp3buf_size)
+                        ct_mp3_vbr_work *work, const ct_mp3_main_data *searched,
+                        ct_mp3_loop_work *loop, unsigned char *mp3buf, int mp3buf_size)
 {
     frame_padding(gfc);
     gfc->ov_enc.mode_ext = mode_ext;
     quantize(gfc, fr, work, loop);
-    return write_frame(gfc, mp3buf, mp3buf_size);
+    /* the main data of the frame as searched holds unless the commit
+       requantized granules to fit the bit budget */
+    if (work == NULL || work->refit)
+        searched = NULL;
+    return write_frame(gfc, searched, mp3buf, mp3buf_size);
 }

@@ -8,14 +8,15 @@
  * needs them cut, by what they read and write:
  *
  *   stateless, per frame    ct_mp3_frame_prepare (psy prepare, polyphase),
+ *                           ct_mp3_frame_mdct (given the subband samples of
+ *                           the frame before's last granule),
  *                           ct_mp3_ms_decision, ct_mp3_frame_vbr_prepare
- *                           (reads ATH.adjust_factor: after adjust_ATH),
+ *                           (given the frame's ATH.adjust_factor),
  *                           ct_mp3_frame_loop_search (on a scratch state)
  *   carry analysis state    ct_mp3_frame_psy_resolve (sv_psy, ov_psy; reads
  *                           sv_qnt.masking_lower, ATH.adjust_factor),
  *                           ct_mp3_adjust_ath (ATH.adjust_factor and
- *                           adjust_limit), ct_mp3_frame_mdct (the subband
- *                           samples of the last granule),
+ *                           adjust_limit),
  *                           ct_mp3_set_masking_lower (sv_qnt.masking_lower),
  *                           ct_mp3_frame_loop_resolve (slot_lag, pefirbuf)
  *   carry coding state      ct_mp3_frame_encode (padding, CBR/ABR loops or
@@ -28,6 +29,7 @@
 #ifndef CTCORE_MP3_FRAME_H
 #define CTCORE_MP3_FRAME_H
 
+#include "bitstream.h"
 #include "psy.h"
 #include "quantize.h"
 #include "state.h"
@@ -71,12 +73,13 @@ void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],
  * left in ov_psy. */
 void ct_mp3_adjust_ath(ct_mp3_state *gfc);
 
-/* Carries state: the MDCT of every granule and channel into
+/* Frame-local: the MDCT of every granule and channel into
  * l3_side->tt[gr][ch].xr, with the block types there, from the subband
  * samples sb of ct_mp3_frame_prepare and, before the first granule, carry
- * (the last granule of the frame before), which it then updates. */
+ * (the subband samples of the last granule of the frame before: the
+ * filterbank's state, which the caller carries). */
 void ct_mp3_frame_mdct(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],
-                       float carry[2][18][SBLIMIT], const float sb[2][2][18][SBLIMIT],
+                       const float carry[2][18][SBLIMIT], const float sb[2][2][18][SBLIMIT],
                        ct_mp3_side_info *l3_side);
 
 /* The frame's mode_ext: MPG_MD_MS_LR or MPG_MD_LR_LR. */
@@ -90,9 +93,10 @@ int ct_mp3_ms_decision(const ct_mp3_config *cfg, const ct_mp3_frame *fr,
 void ct_mp3_set_masking_lower(ct_mp3_state *gfc, const ct_mp3_side_info *l3_side);
 
 /* VBR, frame-local: clears work and runs ct_mp3_vbr_prepare with the
- * masking of mode_ext. */
+ * masking of mode_ext and the frame's ATH.adjust_factor. */
 void ct_mp3_frame_vbr_prepare(const ct_mp3_state *gfc, const ct_mp3_frame *fr, int mode_ext,
-                              ct_mp3_side_info *l3_side, ct_mp3_vbr_work *work);
+                              float ath_adjust_factor, ct_mp3_side_info *l3_side,
+                              ct_mp3_vbr_work *work);
 
 /* CBR/ABR, carries state: the frame's padding (sv_enc.slot_lag; returned)
  * and its pe smoothed by the FIR over the frames (sv_enc.pefirbuf), in
@@ -112,9 +116,11 @@ void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_
  * padding, the quantization loop (VBR with work: ct_mp3_vbr_commit_frame
  * only; CBR/ABR with loop: ct_mp3_loop_commit), the bitstream, the bytes
  * out to mp3buf (their count, or negative when mp3buf_size is too small)
- * and the LAME tag's accounting. */
+ * and the LAME tag's accounting. VBR with work: searched, if not NULL, is
+ * the main data coded from the searched frame (ct_mp3_encode_main_data),
+ * written where the commit did not requantize the frame. */
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
-                        ct_mp3_vbr_work *work, ct_mp3_loop_work *loop, unsigned char *mp3buf,
-                        int mp3buf_size);
+                        ct_mp3_vbr_work *work, const ct_mp3_main_data *searched,
+                        ct_mp3_loop_work *loop, unsigned char *mp3buf, int mp3buf_size);
 
 #endif

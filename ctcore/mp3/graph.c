@@ -234,6 +234,7 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_state *gfc = g->gfc;
     ct_mp3_frame_slot *s = slot_at(g, slot);
     const float *inbuf[2];
+    int ch;
     double const start = trace_start(g);
 
     slot_input(s, inbuf);
@@ -245,13 +246,13 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_frame_psy_resolve(gfc, inbuf, s->psy, &s->fr, &s->side);
     ct_mp3_adjust_ath(gfc);
     s->ath_adjust_factor = gfc->ATH.adjust_factor;
-    ct_mp3_frame_mdct(g->cfg, gfc->sv_enc.amp_filter, g->sb_carry,
-                      (const float (*)[2][18][SBLIMIT]) s->sb, &s->side);
+    /* the filterbank's carry, for the MDCT in Search */
+    memcpy(s->sb_carry, g->sb_carry, sizeof(s->sb_carry));
+    for (ch = 0; ch < g->cfg->channels_out; ch++)
+        memcpy(g->sb_carry[ch], s->sb[g->cfg->mode_gr - 1][ch], sizeof(g->sb_carry[ch]));
     s->mode_ext = ct_mp3_ms_decision(g->cfg, &s->fr, &s->side);
     ct_mp3_set_masking_lower(gfc, &s->side);
-    if (g->vbr)
-        ct_mp3_frame_vbr_prepare(gfc, &s->fr, s->mode_ext, &s->side, &s->work.vbr);
-    else
+    if (!g->vbr)
         s->padding = ct_mp3_frame_loop_resolve(gfc, &s->fr, s->mode_ext);
     trace_add(g, worker, CT_MP3_NODE_RESOLVE, start);
     return CT_OK;
@@ -295,8 +296,18 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_frame_slot *s = slot_at(g, slot);
     double const start = trace_start(g);
 
+    ct_mp3_frame_mdct(g->cfg, g->gfc->sv_enc.amp_filter,
+                      (const float (*)[18][SBLIMIT]) s->sb_carry,
+                      (const float (*)[2][18][SBLIMIT]) s->sb, &s->side);
     if (g->vbr) {
+        ct_mp3_frame_vbr_prepare(g->gfc, &s->fr, s->mode_ext, s->ath_adjust_factor, &s->side,
+                                 &s->work.vbr);
         ct_mp3_vbr_search_frame(g->gfc, &s->side, &s->work.vbr);
+        /* a frame beyond the fields' limits is requantized by the commit
+           whatever its budget: Encode codes its main data */
+        s->main_data_coded = ct_mp3_vbr_within_limits(g->cfg, &s->work.vbr);
+        if (s->main_data_coded)
+            ct_mp3_encode_main_data(g->cfg, &g->gfc->scalefac_band, &s->side, &s->main_data);
     } else {
         /* A speculation that misses is work for nothing, and one that
          * hits saves work only the serial Encode would do: it pays where
@@ -348,7 +359,9 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     side_to_encode(g, &s->side, &enc->l3_side);
     enc->ATH.adjust_factor = s->ath_adjust_factor;
     n = ct_mp3_frame_encode(enc, &s->fr, s->mode_ext, g->vbr ? &s->work.vbr : NULL,
-                            g->vbr ? NULL : &s->work.loop, s->out, (int) sizeof(s->out));
+                            g->vbr && s->main_data_coded ? &s->main_data : NULL,
+                            g->vbr ? NULL : &s->work.loop, s->out,
+                            (int) sizeof(s->out));
     if (n < 0)
         return CT_EINVAL;
     s->out_size = n;

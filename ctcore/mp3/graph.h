@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bitstream.h"
 #include "ctcore/mp3.h"
 #include "psy.h"
 #include "quantize.h"
@@ -42,23 +43,30 @@ typedef struct ct_mp3_frame_slot {
     ct_mp3_psy_granule psy[2];
     float sb[2][2][18][SBLIMIT];
     /* Resolve: masking, pe, energies, block types; ATH.adjust_factor of
-     * the frame; the M/S decision */
+     * the frame; the M/S decision; the filterbank's carry (the subband
+     * samples of the frame before's last granule) */
     ct_mp3_frame fr;
     float ath_adjust_factor;
     int mode_ext;
-    /* Resolve: xr and block types (the MDCT), VBR: M/S converted; Search:
-     * VBR: scalefactors, quantized lines, the side info of the "as is"
-     * quantization; CBR/ABR: M/S converted, init_outer_loop's side info */
+    float sb_carry[2][18][SBLIMIT];
+    /* Resolve: block types; Search: xr (the MDCT), M/S converted, VBR:
+     * scalefactors, quantized lines, the side info of the "as is"
+     * quantization; CBR/ABR: init_outer_loop's side info */
     ct_mp3_side_info side;
     /* CBR/ABR, Resolve: the frame's padding (its pe in fr is smoothed) */
     int padding;
-    /* VBR: Resolve (ct_mp3_vbr_prepare) -> Search -> Encode (commit);
+    /* VBR: Search (ct_mp3_vbr_prepare, the search) -> Encode (commit);
      * CBR/ABR: Search (prepared granules, the speculative loop) -> Encode
      * (commit) */
     union {
         ct_mp3_vbr_work vbr;
         ct_mp3_loop_work loop;
     } work;
+    /* VBR, Search: the main data of the searched frame, where it is coded
+     * (main_data_coded: the frame within the fields' limits); Encode writes
+     * it unless its commit requantizes the frame */
+    bool main_data_coded;
+    ct_mp3_main_data main_data;
     /* Encode: the bytes the frame hands out */
     int out_size;
     unsigned char out[CT_MP3_SLOT_OUT_MAX];

@@ -163,8 +163,9 @@ static void get_framebits(ct_mp3_state *gfc, int frameBits[15])
     }
 }
 
-void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
-                        const ct_mp3_psy_ratio ratio[2][2], ct_mp3_vbr_work *work)
+void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, float ath_adjust_factor, int mode_ext,
+                        ct_mp3_side_info *l3_side, const ct_mp3_psy_ratio ratio[2][2],
+                        ct_mp3_vbr_work *work)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     int gr, ch;
@@ -177,7 +178,8 @@ void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info 
             ct_mp3_gr_info *const cod_info = &l3_side->tt[gr][ch];
 
             ct_mp3_init_outer_loop(gfc, cod_info);
-            if (0 != ct_mp3_calc_xmin(gfc, &ratio[gr][ch], cod_info, work->l3_xmin[gr][ch]))
+            if (0 != ct_mp3_calc_xmin(gfc, ath_adjust_factor, &ratio[gr][ch], cod_info,
+                                      work->l3_xmin[gr][ch]))
                 work->analog_silence = 0;
         }
     }
@@ -289,7 +291,8 @@ void ct_mp3_vbr_new_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
     (void) ms_ener_ratio; /* not used */
 
     memset(&work, 0, sizeof(work));
-    ct_mp3_vbr_prepare(gfc, gfc->ov_enc.mode_ext, &gfc->l3_side, ratio, &work);
+    ct_mp3_vbr_prepare(gfc, gfc->ATH.adjust_factor, gfc->ov_enc.mode_ext, &gfc->l3_side, ratio,
+                       &work);
     ct_mp3_vbr_search_frame(gfc, &gfc->l3_side, &work);
     ct_mp3_vbr_commit_frame(gfc, pe, &work);
 }
@@ -409,7 +412,7 @@ static int granule_prepare(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *rati
     ct_mp3_init_outer_loop(gfc, cod_info);
     if (!ct_mp3_init_xrpow(&gfc->dsp.quantize, cod_info, xrpow))
         return -1;
-    return ct_mp3_calc_xmin(gfc, ratio, cod_info, l3_xmin);
+    return ct_mp3_calc_xmin(gfc, gfc->ATH.adjust_factor, ratio, cod_info, l3_xmin);
 }
 
 void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,

@@ -61,6 +61,8 @@
 #ifndef CTCORE_MP3_QUANTIZE_H
 #define CTCORE_MP3_QUANTIZE_H
 
+#include <stdbool.h>
+
 #include "state.h"
 
 /* ---- quantize_init.c ---------------------------------------------------- */
@@ -142,14 +144,16 @@ typedef struct ct_mp3_vbr_work {
     int mingain_l[2][2];          /* largest vbrsfmin of the granule */
     int mingain_s[2][2][3];       /* the same per short window */
     int use_nbits_ch[2][2];       /* bits of the "as is" quantization */
+    int refit;                    /* the commit requantized granules to fit */
 } ct_mp3_vbr_work;
 
 /* Frame-local (no reservoir): M/S conversion of l3_side->tt[][].xr when
  * mode_ext is MPG_MD_MS_LR, init_outer_loop, calc_xmin, init_xrpow. Reads
  * of gfc: cfg, scalefac_band, ATH, sv_qnt.longfact/shortfact/sfb21_extra,
  * cd_psy.decay. */
-void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
-                        const ct_mp3_psy_ratio ratio[2][2], ct_mp3_vbr_work *work);
+void ct_mp3_vbr_prepare(const ct_mp3_state *gfc, float ath_adjust_factor, int mode_ext,
+                        ct_mp3_side_info *l3_side, const ct_mp3_psy_ratio ratio[2][2],
+                        ct_mp3_vbr_work *work);
 /* The reservoir step: bit budget from pe and the reservoir, fitting the
  * frame into it (ct_mp3_vbr_fit_frame), bitrate choice, reservoir update. */
 void ct_mp3_vbr_commit_frame(ct_mp3_state *gfc, const float pe[2][2],
@@ -193,8 +197,10 @@ typedef struct ct_mp3_noise_data {
     float noise_log[39];
 } ct_mp3_noise_data;
 
-int ct_mp3_calc_xmin(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *ratio,
-                     ct_mp3_gr_info *cod_info, float *pxmin);
+/* calc_xmin with the frame's ATH.adjust_factor (adjust_ATH's), an
+ * argument so that frames ahead of the model's may run it. */
+int ct_mp3_calc_xmin(const ct_mp3_state *gfc, float ath_adjust_factor,
+                     const ct_mp3_psy_ratio *ratio, ct_mp3_gr_info *cod_info, float *pxmin);
 int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab,
                       const ct_mp3_gr_info *cod_info, const float *l3_xmin,
                       float *distort, ct_mp3_noise_result *res,
@@ -208,9 +214,14 @@ int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab,
  * gfc: cfg, scalefac_band, sv_qnt.bv_scf, qtab. */
 void ct_mp3_vbr_search_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
                              ct_mp3_vbr_work *work);
+/* Whether the searched frame keeps within the fields' limits (each
+ * granule's channel within part2_3_length's 12 bits, each granule within
+ * MAX_BITS_PER_GRANULE): then ct_mp3_vbr_fit_frame requantizes it only
+ * where the frame's bit budget asks for it. */
+bool ct_mp3_vbr_within_limits(const ct_mp3_config *cfg, const ct_mp3_vbr_work *work);
 /* The rest of VBR_encode_frame: fits the frame into max_bits (granules
  * with max_bits 0 are silent), re-searching granules only when it does not
- * fit. Returns the bits used. */
+ * fit (work->refit). Returns the bits used. */
 int ct_mp3_vbr_fit_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
                          ct_mp3_vbr_work *work, const int max_bits[2][2]);
 

@@ -45,8 +45,9 @@ static float ath_adjust(float a, float x, float athFloor, float ATHfixpoint)
  * energy_above_cutoff; returns the number of bands with energy above the
  * ATH.
  */
-int ct_mp3_calc_xmin(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *const ratio,
-                     ct_mp3_gr_info *const cod_info, float *pxmin)
+int ct_mp3_calc_xmin(const ct_mp3_state *gfc, float ath_adjust_factor,
+                     const ct_mp3_psy_ratio *const ratio, ct_mp3_gr_info *const cod_info,
+                     float *pxmin)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     int sfb, gsfb, j = 0, ath_over = 0, k;
@@ -59,7 +60,7 @@ int ct_mp3_calc_xmin(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *const rati
         float rh1, rh2, rh3;
         int width, l;
 
-        xmin = ath_adjust(ATH->adjust_factor, ATH->l[gsfb], ATH->floor, cfg->ATHfixpoint);
+        xmin = ath_adjust(ath_adjust_factor, ATH->l[gsfb], ATH->floor, cfg->ATHfixpoint);
         xmin *= gfc->sv_qnt.longfact[gsfb];
 
         width = cod_info->width[gsfb];
@@ -130,7 +131,7 @@ int ct_mp3_calc_xmin(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *const rati
         int width, b, l;
         float tmpATH;
 
-        tmpATH = ath_adjust(ATH->adjust_factor, ATH->s[sfb], ATH->floor, cfg->ATHfixpoint);
+        tmpATH = ath_adjust(ath_adjust_factor, ATH->s[sfb], ATH->floor, cfg->ATHfixpoint);
         tmpATH *= gfc->sv_qnt.shortfact[sfb];
 
         width = cod_info->width[gsfb];

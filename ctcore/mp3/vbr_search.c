@@ -848,6 +848,23 @@ void ct_mp3_vbr_search_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
     }
 }
 
+bool ct_mp3_vbr_within_limits(const ct_mp3_config *cfg, const ct_mp3_vbr_work *work)
+{
+    int gr, ch;
+
+    for (gr = 0; gr < cfg->mode_gr; ++gr) {
+        int bits = 0;
+        for (ch = 0; ch < cfg->channels_out; ++ch) {
+            if (work->use_nbits_ch[gr][ch] > MAX_BITS_PER_CHANNEL)
+                return false;
+            bits += work->use_nbits_ch[gr][ch];
+        }
+        if (bits > MAX_BITS_PER_GRANULE)
+            return false;
+    }
+    return true;
+}
+
 int ct_mp3_vbr_fit_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
                          ct_mp3_vbr_work *work, const int max_bits[2][2])
 {
@@ -872,6 +889,7 @@ int ct_mp3_vbr_fit_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
             max_nbits_fr += max_bits[gr][ch];
         }
     }
+    work->refit = 0;
     use_nbits_fr = 0;
     for (gr = 0; gr < ngr; ++gr) {
         use_nbits_gr[gr] = 0;
@@ -1062,6 +1080,7 @@ int ct_mp3_vbr_fit_frame(const ct_mp3_state *gfc, ct_mp3_side_info *l3_side,
     }
 
     /* alter our encoded data, until it fits into the target bitrate */
+    work->refit = 1;
     use_nbits_fr = 0;
     for (gr = 0; gr < ngr; ++gr) {
         use_nbits_gr[gr] = 0;

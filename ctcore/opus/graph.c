@@ -571,7 +571,13 @@ static void run_speculation(void *arg)
  * helper serves, frame N + 1's signal record is final and its call is
  * likely one like this (the same size, all bands, the 48 kHz input whose
  * DC reject the record holds). What is assumed only decides whether the
- * speculation is tried: Encode checks the complete input of the bands. */
+ * speculation is tried: Encode checks the complete input of the bands.
+ *
+ * Encode and the speculation take turns (the seed's rule): where frame N's
+ * bands were taken over, frame N + 1's speculation would start only now,
+ * a whole frame's bands later than Encode's own would, and Encode would wait
+ * for it at frame N + 1's bands and post N + 2 only then; so Encode codes
+ * frame N + 1's bands itself and posts frame N + 2's where they start. */
 static void speculate_next(void *arg, const ct_celt_encoder *celt,
                            const ct_celt_frame_tail *tail, int frame_size, int nb_compr_bytes)
 {
@@ -584,7 +590,8 @@ static void speculate_next(void *arg, const ct_celt_encoder *celt,
     const int C = codec->channels;
     const int delay = CT_CELT_SPEC_DELAY;
     const ct_celt_signal_frame *rec;
-    if (g->spec_frame_plus1 != 0 || !ct_celt_theta_lane_has_helper(g->spec_lane) ||
+    if (celt->spec_taken > 0 || g->spec_frame_plus1 != 0 ||
+        !ct_celt_theta_lane_has_helper(g->spec_lane) ||
         atomic_load_explicit(&g->signal_done, memory_order_acquire) < next + 1 ||
         (g->spec_misses >= SIGNAL_MISSES && next % SIGNAL_PROBE != 0))
         return;
