@@ -835,7 +835,8 @@ int ct_mp3_copy_buffer(ct_mp3_state *gfc, unsigned char *buffer, int size,
 {
     int const minimum = do_copy_buffer(gfc, buffer, size);
     if (minimum > 0 && mp3data) {
-        ct_mp3_update_music_crc(&gfc->nMusicCRC, buffer, minimum);
+        ct_mp3_update_music_crc((const uint16_t (*)[256]) gfc->music_crc_slices, &gfc->nMusicCRC,
+                                buffer, minimum);
 
         /* the bytes of the mp3 stream, for the Xing/LAME header */
         gfc->VBR_seek_table.nBytesWritten += (unsigned long)minimum;

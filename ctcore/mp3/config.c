@@ -937,6 +937,7 @@ static int init_params(ct_mp3_state *gfc)
     }
 
     ct_mp3_init_bit_stream_w(gfc);
+    ct_mp3_music_crc_init(gfc->music_crc_slices);
 
     j = cfg->samplerate_index + (3 * cfg->version) + 6 * (cfg->samplerate_out < 16000);
     for (i = 0; i < SBMAX_l + 1; i++)

@@ -305,11 +305,33 @@ static uint16_t crc_update_lookup(uint16_t value, uint16_t crc)
     return crc;
 }
 
-void ct_mp3_update_music_crc(uint16_t *crc, const unsigned char *buffer, int size)
+void ct_mp3_music_crc_init(uint16_t slices[8][256])
 {
-    int i;
-    for (i = 0; i < size; ++i)
-        *crc = crc_update_lookup(buffer[i], *crc);
+    int i, k;
+    for (i = 0; i < 256; ++i)
+        slices[0][i] = (uint16_t)crc16_lookup[i];
+    for (k = 1; k < 8; ++k)
+        for (i = 0; i < 256; ++i)
+            slices[k][i] = crc_update_lookup(0, slices[k - 1][i]);
+}
+
+void ct_mp3_update_music_crc(const uint16_t slices[8][256], uint16_t *crc,
+                             const unsigned char *buffer, int size)
+{
+    uint16_t c = *crc;
+    int i = 0;
+    /* a byte followed by k more bytes of the step enters through
+       slices[k]; the CRC's two bytes enter with the step's first two */
+    for (; i + 8 <= size; i += 8) {
+        const unsigned char *const b = buffer + i;
+        unsigned int const x = c ^ (unsigned int)(b[0] | b[1] << 8);
+        c = (uint16_t)(slices[7][x & 0xff] ^ slices[6][x >> 8] ^ slices[5][b[2]] ^
+                       slices[4][b[3]] ^ slices[3][b[4]] ^ slices[2][b[5]] ^
+                       slices[1][b[6]] ^ slices[0][b[7]]);
+    }
+    for (; i < size; ++i)
+        c = crc_update_lookup(buffer[i], c);
+    *crc = c;
 }
 
 /*

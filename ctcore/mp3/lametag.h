@@ -34,8 +34,14 @@ int ct_mp3_init_vbr_tag(ct_mp3_state *gfc);
 /* AddVbrFrame: one more frame of the current bitrate_index. */
 void ct_mp3_add_vbr_frame(ct_mp3_state *gfc);
 
-/* UpdateMusicCRC: CRC-16 (polynomial 0x8005, reflected) over size bytes. */
-void ct_mp3_update_music_crc(uint16_t *crc, const unsigned char *buffer, int size);
+/* The music CRC's slicing tables: slices[0] is CRC_update_lookup's table,
+ * slices[k] the CRC of a byte followed by k zero bytes. */
+void ct_mp3_music_crc_init(uint16_t slices[8][256]);
+/* UpdateMusicCRC: CRC-16 (polynomial 0x8005, reflected) over size bytes,
+ * eight bytes a step with the slicing tables (the CRC is linear in its
+ * input: the same value as LAME's byte by byte). */
+void ct_mp3_update_music_crc(const uint16_t slices[8][256], uint16_t *crc,
+                             const unsigned char *buffer, int size);
 
 /* lame_get_lametag_frame: the tag frame into buffer. Returns its size; 0
  * without a tag or before the first frame; the size without writing when

@@ -583,6 +583,8 @@ typedef struct ct_mp3_state {
     ct_mp3_global_flags flags;
     ct_mp3_bit_stream bs;
     uint16_t nMusicCRC;
+    /* Not LAME's: ct_mp3_update_music_crc's tables, set at init */
+    uint16_t music_crc_slices[8][256];
     ct_mp3_vbr_seek_info VBR_seek_table; /* used for Xing VBR header */
 
     /* ---- the quantization part ---- */
