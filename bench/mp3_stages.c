@@ -10,12 +10,15 @@
  * caller's thread runs the input side (encoder.c: transform, resampling,
  * ReplayGain) besides Dispatch; that part is in the wall time only.
  *
- * usage: mp3_stages [--threads N] [--reps N] [--ring N] FILE.wav [lame flags]
+ * usage: mp3_stages [--threads N] [--reps N] [--ring N] [--speculate-all]
+ *                   FILE.wav [lame flags]
  *   --threads  the pool's workers (default 0: one per online CPU)
  *   --reps     encodes of the file (default 3)
  *   --ring     the ring's slots (default 0: the encoder's, 4 per worker,
  *              16..128); on one worker the ring runs every frame's nodes at
  *              its dispatch (the encoder would run the sequential chain)
+ *   --speculate-all  CBR/ABR: Search speculates on every frame, as it would
+ *              on many cores (ct_mp3_graph_speculate_every_frame)
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -70,7 +73,7 @@ static int receive_all(ct_mp3_encoder *encoder)
 /* One encode of the whole input with the trace on: its wall time, the
  * trace, the frames. Returns CT_OK or a CT_E* code. */
 static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
-                  const int16_t *pcm, uint64_t frames, double *wall,
+                  bool speculate_all, const int16_t *pcm, uint64_t frames, double *wall,
                   double seconds[CT_MP3_NUM_NODES], uint64_t *speculated,
                   uint64_t *mp3_frames)
 {
@@ -85,6 +88,7 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
     }
     ct_mp3_graph *graph = ct_mp3_encoder_graph(encoder);
     r = ct_mp3_graph_trace(graph, true);
+    ct_mp3_graph_speculate_every_frame(graph, speculate_all);
     const double start = ct_clock_seconds();
     for (uint64_t done = 0; r == CT_OK && done < frames;) {
         const uint64_t n = frames - done < CHUNK_FRAMES ? frames - done :
@@ -113,8 +117,12 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
 int main(int argc, char **argv)
 {
     int threads = 0, reps = 3, ring = 0, i = 1;
+    bool speculate_all = false;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
-        if (strcmp(argv[i], "--threads") == 0)
+        if (strcmp(argv[i], "--speculate-all") == 0) {
+            speculate_all = true;
+            i--;
+        } else if (strcmp(argv[i], "--threads") == 0)
             threads = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--reps") == 0)
             reps = atoi(argv[i + 1]);
@@ -124,7 +132,7 @@ int main(int argc, char **argv)
             break;
     }
     if (i >= argc || reps < 1 || threads < 0 || ring < 0) {
-        fprintf(stderr, "usage: %s [--threads N] [--reps N] [--ring N] "
+        fprintf(stderr, "usage: %s [--threads N] [--reps N] [--ring N] [--speculate-all] "
                         "FILE.wav [lame flags]\n", argv[0]);
         return 2;
     }
@@ -178,7 +186,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; ++r) {
         double *seconds = runs + (size_t)r * CT_MP3_NUM_NODES;
         uint64_t speculated = 0;
-        if (encode(pool, &flags.settings, slots, pcm, frames, &walls[r],
+        if (encode(pool, &flags.settings, slots, speculate_all, pcm, frames, &walls[r],
                    seconds, &speculated, &mp3_frames) != CT_OK)
             return 1;
         for (int n = 0; n < CT_MP3_NUM_NODES; ++n)

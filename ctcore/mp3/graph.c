@@ -549,6 +549,11 @@ void ct_mp3_graph_start(ct_mp3_graph *g)
         copy_part(g->scratch[i], g->gfc, CT_MP3_QUANTIZE_PART, g->poison);
 }
 
+void ct_mp3_graph_speculate_every_frame(ct_mp3_graph *g, bool on)
+{
+    g->speculate_lag = on ? 0 : g->ring / 4;
+}
+
 void ct_mp3_graph_poison(ct_mp3_graph *g, int byte)
 {
     int i;

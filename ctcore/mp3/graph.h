@@ -160,6 +160,14 @@ void ct_mp3_graph_trace_read(const ct_mp3_graph *graph, double seconds[CT_MP3_NU
                              uint64_t *speculated);
 
 /*
+ * For tests and bench/mp3_stages, while no frame is in flight: CBR/ABR's
+ * Search speculates on every frame (on) instead of only on frames a
+ * quarter of the ring or more ahead of Encode (off, the default): as on
+ * many cores, where Search keeps ahead. The bytes are the same.
+ */
+void ct_mp3_graph_speculate_every_frame(ct_mp3_graph *graph, bool on);
+
+/*
  * For tests/mp3/state.c, while no frame is in flight: from now on, the
  * Encode state and the Search workers' scratch states hold `byte` in every
  * byte of the state they do not copy from gfc (state.h's parts), instead

@@ -7,7 +7,9 @@
  * (ct_mp3_encoder_new on a NULL pool), which the oracle tests prove
  * identical to Debian's lame. On one thread the ring runs every frame
  * through its nodes at dispatch (no concurrency: the decomposition alone);
- * on more, the nodes run on the pool's threads.
+ * on more, the nodes run on the pool's threads. Three configurations also
+ * speculate CBR/ABR on every frame (ct_mp3_graph_speculate_every_frame),
+ * as the ring does on many cores.
  *
  * The input goes in pieces of varying sizes; some runs receive after each
  * piece, others only after the drain; one run per case resets the encoder
@@ -21,6 +23,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@
 #include "ctcore/mp3.h"
 #include "ctcore/runtime.h"
 #include "mp3/encoder.h"
+#include "mp3/graph.h"
 #include "common/clock.h"
 #include "cases.h"
 
@@ -42,23 +46,30 @@ static const char *const quick_settings[] = {
 };
 
 /* A run: threads of the pool (0: NULL pool), ring slots (0: the default;
- * with one thread, 0 is the sequential chain). */
+ * with one thread, 0 is the sequential chain), CBR/ABR's speculation on
+ * every frame (ct_mp3_graph_speculate_every_frame). */
 typedef struct config {
     int threads;
     size_t ring;
+    bool speculate_all;
 } config;
 
 static const config configs[] = {
-    {1, 1}, {1, 2}, {1, 16},
-    {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0}, {7, 0},
-    {2, 1}, {2, 2}, {2, 128}, {3, 2}, {7, 2}, {7, 128},
+    {1, 1, false}, {1, 2, false}, {1, 16, false},
+    {2, 0, false}, {3, 0, false}, {4, 0, false}, {5, 0, false}, {6, 0, false}, {7, 0, false},
+    {2, 1, false}, {2, 2, false}, {2, 128, false}, {3, 2, false}, {7, 2, false}, {7, 128, false},
+    {2, 0, true}, {4, 2, true}, {7, 0, true},
 };
 #define NUM_CONFIGS ((int) (sizeof(configs) / sizeof(configs[0])))
 
 static const config quick_configs[] = {
-    {1, 2}, {2, 0}, {3, 2}, {4, 1}, {7, 0}, {2, 128},
+    {1, 2, false}, {2, 0, false}, {3, 2, false}, {4, 1, false}, {7, 0, false}, {2, 128, false},
+    {3, 0, true},
 };
 #define NUM_QUICK_CONFIGS ((int) (sizeof(quick_configs) / sizeof(quick_configs[0])))
+
+/* The reference: the sequential chain on a NULL pool. */
+static const config sequential = {0, 0, false};
 
 /* ---- encoding ----------------------------------------------------------- */
 
@@ -69,7 +80,7 @@ typedef struct feed {
 } feed;
 
 /* threads 0: the sequential chain on a NULL pool. */
-static int encode(ct_pool *pool, size_t ring, const mp3_pcm *in, const mp3_setting *s,
+static int encode(ct_pool *pool, const config *cf, const mp3_pcm *in, const mp3_setting *s,
                   const feed *fd, mp3_buf *out)
 {
     ct_mp3_settings cs;
@@ -78,11 +89,13 @@ static int encode(ct_pool *pool, size_t ring, const mp3_pcm *in, const mp3_setti
     int ret;
 
     mp3_to_settings(in, s, &cs);
-    ret = ct_mp3_encoder_new_ring(pool, &cs, ring, &enc, err, sizeof(err));
+    ret = ct_mp3_encoder_new_ring(pool, &cs, cf->ring, &enc, err, sizeof(err));
     if (ret != CT_OK) {
         fprintf(stderr, "ct_mp3_encoder_new_ring: %s\n", err);
         return ret;
     }
+    if (cf->speculate_all && ct_mp3_encoder_graph(enc) != NULL)
+        ct_mp3_graph_speculate_every_frame(ct_mp3_encoder_graph(enc), true);
     if (fd->stop_at > 0) {
         mp3_buf junk = {0};
         ret = mp3_encode_stream(enc, in, &fd->pieces, fd->stop_at, &junk);
@@ -120,7 +133,7 @@ static void run_input(matrix *m, const mp3_pcm *in)
         mp3_case_name(name, sizeof(name), in, m->settings[i]);
         if (m->filter && !strstr(name, m->filter))
             continue;
-        if (encode(NULL, 0, in, m->settings[i], &plain, &ref) != CT_OK) {
+        if (encode(NULL, &sequential, in, m->settings[i], &plain, &ref) != CT_OK) {
             printf("FAIL %s: the sequential chain failed\n", name);
             for (int c = 0; c < m->num_configs; c++)
                 m->run[c]++;
@@ -135,7 +148,7 @@ static void run_input(matrix *m, const mp3_pcm *in)
             fd.pieces.receive_late = c % 4 == 3;
             fd.stop_at = c % 5 == 2 ? in->frames / 3 : 0;
             m->run[c]++;
-            int ret = encode(m->pools[cf->threads], cf->ring, in, m->settings[i], &fd, &ours);
+            int ret = encode(m->pools[cf->threads], cf, in, m->settings[i], &fd, &ours);
             if (ret == CT_OK && ours.size == ref.size && memcmp(ours.data, ref.data, ref.size) == 0) {
                 m->identical[c]++;
             }
@@ -228,8 +241,9 @@ int main(int argc, char **argv)
         size_t ring = cf->ring > 0 ? cf->ring : (size_t) 4 * (size_t) ct_pool_threads(pool);
         if (cf->ring == 0)
             ring = ring < 16 ? 16 : ring > 128 ? 128 : ring;
-        printf("threads %d, ring %zu%s: %d of %d identical\n", cf->threads, ring,
-               cf->ring == 0 ? " (default)" : "", m.identical[c], m.run[c]);
+        printf("threads %d, ring %zu%s%s: %d of %d identical\n", cf->threads, ring,
+               cf->ring == 0 ? " (default)" : "",
+               cf->speculate_all ? ", speculation on every frame" : "", m.identical[c], m.run[c]);
         total += m.run[c];
         identical += m.identical[c];
     }
