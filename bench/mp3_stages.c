@@ -46,11 +46,12 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Dispatch, Resolve and Encode take the frames one at a time, in order. */
+/* Dispatch, Decide, Resolve and Encode take the frames one at a time, in
+ * order. */
 static bool is_serial_node(ct_mp3_graph_node node)
 {
-    return node == CT_MP3_NODE_DISPATCH || node == CT_MP3_NODE_RESOLVE ||
-           node == CT_MP3_NODE_ENCODE;
+    return node == CT_MP3_NODE_DISPATCH || node == CT_MP3_NODE_DECIDE ||
+           node == CT_MP3_NODE_RESOLVE || node == CT_MP3_NODE_ENCODE;
 }
 
 static double median(double *v, int n)

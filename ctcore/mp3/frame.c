@@ -228,20 +228,41 @@ void ct_mp3_frame_prepare(const ct_mp3_state *gfc, const float *const inbuf[2],
                              sb[gr][ch]);
 }
 
-void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],
-                              ct_mp3_psy_granule pg[2], ct_mp3_frame *fr,
-                              ct_mp3_side_info *l3_side)
+void ct_mp3_frame_psy_decide(ct_mp3_state *gfc, const ct_mp3_psy_granule pg[2],
+                             ct_mp3_frame *fr, ct_mp3_psy_decision dec[2],
+                             ct_mp3_side_info *l3_side)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     int gr;
 
     for (gr = 0; gr < cfg->mode_gr; gr++) {
-        const float *bufp[2];
-        psy_buffers(cfg, inbuf, gr, bufp);
-        ct_mp3_psy_resolve(gfc, &pg[gr], bufp, gr, fr->masking_LR, fr->masking_MS,
-                           fr->pe[gr], fr->pe_MS[gr], fr->tot_ener[gr], fr->blocktype[gr]);
+        ct_mp3_psy_decide(gfc, &pg[gr], gr, fr->tot_ener[gr], fr->blocktype[gr], &dec[gr]);
         granule_flags(cfg, fr, gr, l3_side);
     }
+}
+
+void ct_mp3_frame_psy_mask(const ct_mp3_state *gfc, const float *const inbuf[2],
+                           ct_mp3_psy_granule pg[2], const ct_mp3_psy_decision dec[2],
+                           ct_mp3_psy_ratio mask[2][4])
+{
+    int gr;
+
+    for (gr = 0; gr < gfc->cfg.mode_gr; gr++) {
+        const float *bufp[2];
+        psy_buffers(&gfc->cfg, inbuf, gr, bufp);
+        ct_mp3_psy_mask(gfc, &pg[gr], bufp, &dec[gr], mask[gr]);
+    }
+}
+
+void ct_mp3_frame_psy_finish(ct_mp3_state *gfc, const ct_mp3_psy_granule pg[2],
+                             const ct_mp3_psy_decision dec[2],
+                             const ct_mp3_psy_ratio mask[2][4], ct_mp3_frame *fr)
+{
+    int gr;
+
+    for (gr = 0; gr < gfc->cfg.mode_gr; gr++)
+        ct_mp3_psy_finish(gfc, &pg[gr], &dec[gr], mask[gr], gr, fr->masking_LR, fr->masking_MS,
+                          fr->pe[gr], fr->pe_MS[gr], fr->blocktype[gr]);
 }
 
 void ct_mp3_frame_mdct(const ct_mp3_config *cfg, const float amp_filter[SBLIMIT],

@@ -12,9 +12,12 @@
  *                           the frame before's last granule),
  *                           ct_mp3_ms_decision, ct_mp3_frame_vbr_prepare
  *                           (given the frame's ATH.adjust_factor),
- *                           ct_mp3_frame_loop_search (on a scratch state)
- *   carry analysis state    ct_mp3_frame_psy_resolve (sv_psy, ov_psy; reads
- *                           sv_qnt.masking_lower, ATH.adjust_factor),
+ *                           ct_mp3_frame_loop_search (on a scratch state),
+ *                           ct_mp3_frame_psy_mask (given the decisions)
+ *   carry analysis state    ct_mp3_frame_psy_decide (sv_psy but en and thm,
+ *                           ov_psy; records sv_qnt.masking_lower and
+ *                           ATH.adjust_factor for mask and finish),
+ *                           ct_mp3_frame_psy_finish (sv_psy.en, thm),
  *                           ct_mp3_adjust_ath (ATH.adjust_factor and
  *                           adjust_limit),
  *                           ct_mp3_set_masking_lower (sv_qnt.masking_lower),
@@ -61,13 +64,24 @@ void ct_mp3_frame_prepare(const ct_mp3_state *gfc, const float *const inbuf[2],
                           int with_short, ct_mp3_psy_granule pg[2],
                           float sb[2][2][18][SBLIMIT]);
 
-/* Carries state: ct_mp3_psy_resolve of every granule of the frame into the
- * record fr (masking, pe, energies, block types, ms_ener_ratio) and the
- * block types into l3_side->tt. inbuf: the frame's input, for the short
- * blocks prepare left out. */
-void ct_mp3_frame_psy_resolve(ct_mp3_state *gfc, const float *const inbuf[2],
-                              ct_mp3_psy_granule pg[2], ct_mp3_frame *fr,
-                              ct_mp3_side_info *l3_side);
+/* Carries state (sv_psy but its en and thm, ov_psy): ct_mp3_psy_decide
+ * of every granule of the frame into dec and the record fr (energies,
+ * block types, ms_ener_ratio), and the block types into l3_side->tt. */
+void ct_mp3_frame_psy_decide(ct_mp3_state *gfc, const ct_mp3_psy_granule pg[2],
+                             ct_mp3_frame *fr, ct_mp3_psy_decision dec[2],
+                             ct_mp3_side_info *l3_side);
+
+/* Stateless: ct_mp3_psy_mask of every granule of the frame into mask[gr].
+ * inbuf: the frame's input, for the short blocks prepare left out. */
+void ct_mp3_frame_psy_mask(const ct_mp3_state *gfc, const float *const inbuf[2],
+                           ct_mp3_psy_granule pg[2], const ct_mp3_psy_decision dec[2],
+                           ct_mp3_psy_ratio mask[2][4]);
+
+/* Carries state (sv_psy.en and thm): ct_mp3_psy_finish of every granule
+ * of the frame into the record fr (masking, pe). */
+void ct_mp3_frame_psy_finish(ct_mp3_state *gfc, const ct_mp3_psy_granule pg[2],
+                             const ct_mp3_psy_decision dec[2],
+                             const ct_mp3_psy_ratio mask[2][4], ct_mp3_frame *fr);
 
 /* adjust_ATH: ATH.adjust_factor for this frame from the loudness the model
  * left in ov_psy. */

@@ -24,15 +24,25 @@
  *    │                  energies, spreading), polyphase of every granule
  *   psy granules, subband samples
  *    │
- *   Resolve ─────────── psy resolve (attack detection, block types,
- *    │                  pre-echo, pe), adjust_ATH, MDCT, M/S decision,
- *    │                  masking_lower for the next frame; VBR:
- *    │                  ct_mp3_vbr_prepare; CBR/ABR: the frame's padding
- *    │                  and its pe through the FIR (serial; carries sv_psy,
- *    │                  ov_psy, ATH.adjust_factor/limit,
- *    │                  sv_qnt.masking_lower, the subband samples of the
- *    │                  last granule, slot_lag, the pe FIR)
- *   record, xr, block types, ATH.adjust_factor of the frame; VBR work
+ *   Decide ──────────── psy decide (attack detection, block types, the
+ *    │                  loudness), adjust_ATH, the filterbank's carry,
+ *    │                  masking_lower for the next frame (serial; carries
+ *    │                  sv_psy but its en and thm, ov_psy,
+ *    │                  ATH.adjust_factor/limit, sv_qnt.masking_lower, the
+ *    │                  subband samples of the last granule)
+ *   decisions, block types, energies, ATH.adjust_factor of the frame
+ *    │
+ *   Mask ×N ─────────── the masking of both granules as decided: long
+ *    │                  block pre-echo, M/S thresholds, partitions to
+ *    │                  scalefactor bands (the short blocks where needed)
+ *   masking before the short block pre-echo
+ *    │
+ *   Resolve ─────────── psy finish (the masking one granule late, short
+ *    │                  block pre-echo, pe), M/S decision; CBR/ABR: the
+ *    │                  frame's padding and its pe through the FIR
+ *    │                  (serial; carries sv_psy.en and thm, slot_lag, the
+ *    │                  pe FIR)
+ *   record, M/S decision
  *    │
  *   Search ×N ───────── VBR: scalefactor search and "as is" quantization;
  *    │                  CBR/ABR: the granules prepared for the loop and
@@ -51,18 +61,21 @@
  *   bytes ───────────── to the consumer in frame order (encoder.c's FIFO)
  *
  * The state: the encoder's ct_mp3_state (gfc) holds the constants every
- * node reads and the state Dispatch (input.c) and Resolve carry, in
- * fields no other node touches while frames are in flight. Encode carries
- * its state in its own ct_mp3_state, a copy of gfc's bit stream part and
- * quantization part (state.h) taken at the start of the stream: the
- * quantization loops read ATH.adjust_factor, which Resolve sets for frames
- * further on, so Encode has its own, set from the frame's record. Each
- * CBR/ABR Search worker has a scratch state, a copy of the quantization
- * part. The copies span whole parts, so a field added to a part is in
- * them; tests/mp3/state.c fills the rest with garbage. The one value that
- * crosses from quantization back to the model, masking_lower, is a
- * function of the rate control and the frame's last block type: Resolve
- * sets it (ct_mp3_set_masking_lower), where LAME's loop leaves it.
+ * node reads and the state Dispatch (input.c), Decide and Resolve carry,
+ * each in fields no other node touches while frames are in flight (Decide
+ * and Resolve share sv_psy: Resolve only its en and thm, which Decide
+ * neither reads nor writes, so Decide runs frames ahead of Resolve).
+ * Encode carries its state in its own ct_mp3_state, a copy of gfc's bit
+ * stream part and quantization part (state.h) taken at the start of the
+ * stream: the quantization loops read ATH.adjust_factor, which Decide sets
+ * for frames further on, so Encode has its own, set from the frame's
+ * record. Each CBR/ABR Search worker has a scratch state, a copy of the
+ * quantization part. The copies span whole parts, so a field added to a
+ * part is in them; tests/mp3/state.c fills the rest with garbage. The one
+ * value that crosses from quantization back to the model, masking_lower,
+ * is a function of the rate control and the frame's last block type:
+ * Decide sets it (ct_mp3_set_masking_lower), where LAME's loop leaves it,
+ * and records, for Mask and Resolve, the value each granule reads.
  *
  * Kernels don't know about tasks: every node below only moves a frame's
  * data between its slot and the state of the node and calls the stages of
@@ -107,10 +120,10 @@ struct ct_mp3_graph {
     void *sink_ctx;
 
     /* Node Prepare: whether it computes the short blocks of every granule
-     * (else Resolve computes those it needs, as the sequential chain). */
+     * (else Mask computes those it needs, as the sequential chain). */
     int with_short;
 
-    /* Node Resolve: the filterbank's carry, the subband samples of the
+    /* Node Decide: the filterbank's carry, the subband samples of the
      * last granule (sv_enc.sb_sample of the sequential chain). */
     float sb_carry[2][18][SBLIMIT];
 
@@ -226,6 +239,53 @@ static int node_prepare(void *ctx, size_t slot, uint64_t frame, int worker)
     return CT_OK;
 }
 
+/* ---- Decide (serial) ---------------------------------------------------- */
+
+static int node_decide(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_state *gfc = g->gfc;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    int ch;
+    double const start = trace_start(g);
+
+    if (frame == 0) { /* lame_encode_frame_init */
+        const float *inbuf[2];
+        slot_input(s, inbuf);
+        ct_mp3_prime_filterbank(g->cfg, &gfc->dsp.mdct, gfc->sv_enc.amp_filter, inbuf,
+                                g->sb_carry);
+    }
+
+    ct_mp3_frame_record_init(&s->fr);
+    ct_mp3_frame_psy_decide(gfc, s->psy, &s->fr, s->psy_dec, &s->side);
+    ct_mp3_adjust_ath(gfc);
+    s->ath_adjust_factor = gfc->ATH.adjust_factor;
+    /* the filterbank's carry, for the MDCT in Search */
+    memcpy(s->sb_carry, g->sb_carry, sizeof(s->sb_carry));
+    for (ch = 0; ch < g->cfg->channels_out; ch++)
+        memcpy(g->sb_carry[ch], s->sb[g->cfg->mode_gr - 1][ch], sizeof(g->sb_carry[ch]));
+    /* where LAME's loop leaves it: a function of the block types alone */
+    ct_mp3_set_masking_lower(gfc, &s->side);
+    trace_add(g, worker, CT_MP3_NODE_DECIDE, start);
+    return CT_OK;
+}
+
+/* ---- Mask ×N ------------------------------------------------------------ */
+
+static int node_mask(void *ctx, size_t slot, uint64_t frame, int worker)
+{
+    ct_mp3_graph *g = ctx;
+    ct_mp3_frame_slot *s = slot_at(g, slot);
+    const float *inbuf[2];
+    double const start = trace_start(g);
+    (void) frame;
+
+    slot_input(s, inbuf);
+    ct_mp3_frame_psy_mask(g->gfc, inbuf, s->psy, s->psy_dec, s->psy_mask);
+    trace_add(g, worker, CT_MP3_NODE_MASK, start);
+    return CT_OK;
+}
+
 /* ---- Resolve (serial) --------------------------------------------------- */
 
 static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
@@ -233,25 +293,12 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
     ct_mp3_graph *g = ctx;
     ct_mp3_state *gfc = g->gfc;
     ct_mp3_frame_slot *s = slot_at(g, slot);
-    const float *inbuf[2];
-    int ch;
     double const start = trace_start(g);
+    (void) frame;
 
-    slot_input(s, inbuf);
-    if (frame == 0) /* lame_encode_frame_init */
-        ct_mp3_prime_filterbank(g->cfg, &gfc->dsp.mdct, gfc->sv_enc.amp_filter, inbuf,
-                                g->sb_carry);
-
-    ct_mp3_frame_record_init(&s->fr);
-    ct_mp3_frame_psy_resolve(gfc, inbuf, s->psy, &s->fr, &s->side);
-    ct_mp3_adjust_ath(gfc);
-    s->ath_adjust_factor = gfc->ATH.adjust_factor;
-    /* the filterbank's carry, for the MDCT in Search */
-    memcpy(s->sb_carry, g->sb_carry, sizeof(s->sb_carry));
-    for (ch = 0; ch < g->cfg->channels_out; ch++)
-        memcpy(g->sb_carry[ch], s->sb[g->cfg->mode_gr - 1][ch], sizeof(g->sb_carry[ch]));
+    ct_mp3_frame_psy_finish(gfc, s->psy, s->psy_dec,
+                            (const ct_mp3_psy_ratio (*)[4]) s->psy_mask, &s->fr);
     s->mode_ext = ct_mp3_ms_decision(g->cfg, &s->fr, &s->side);
-    ct_mp3_set_masking_lower(gfc, &s->side);
     if (!g->vbr)
         s->padding = ct_mp3_frame_loop_resolve(gfc, &s->fr, s->mode_ext);
     trace_add(g, worker, CT_MP3_NODE_RESOLVE, start);
@@ -450,6 +497,8 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
 {
     const ct_pipeline_stage nodes[] = {
         {node_prepare, CT_PIPELINE_PARALLEL},
+        {node_decide, CT_PIPELINE_SERIAL},
+        {node_mask, CT_PIPELINE_PARALLEL},
         {node_resolve, CT_PIPELINE_SERIAL},
         {node_search, CT_PIPELINE_PARALLEL},
         {node_encode, CT_PIPELINE_SERIAL},
@@ -501,7 +550,7 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
         scratch_ok = g->scratch != NULL && i == g->n_scratch;
     }
     if (g->slots != NULL && g->enc != NULL && scratch_ok)
-        g->pipeline = ct_pipeline_new(pool, nodes, 4, g->ring, g);
+        g->pipeline = ct_pipeline_new(pool, nodes, (int) (sizeof(nodes) / sizeof(nodes[0])), g->ring, g);
     if (g->pipeline == NULL) {
         ct_mp3_graph_free(g);
         return NULL;
@@ -590,7 +639,7 @@ ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *g)
 const char *ct_mp3_graph_node_name(ct_mp3_graph_node node)
 {
     static const char *const names[CT_MP3_NUM_NODES] = {
-        "Dispatch", "Prepare", "Resolve", "Search", "Encode",
+        "Dispatch", "Prepare", "Decide", "Mask", "Resolve", "Search", "Encode",
     };
     return node < CT_MP3_NUM_NODES ? names[node] : "?";
 }

@@ -37,19 +37,26 @@ typedef struct ct_mp3_frame_slot {
     /* Dispatch: the frame's input window (mfbuf, resampled, with its
      * look-ahead) */
     float window[2][CT_MP3_WINDOW_MAX];
-    /* Prepare: the model's stateless part of each granule (Resolve adds
+    /* Prepare: the model's stateless part of each granule (Mask adds
      * the short blocks when it needs them and they are missing), the
      * subband samples of each granule and channel */
     ct_mp3_psy_granule psy[2];
     float sb[2][2][18][SBLIMIT];
-    /* Resolve: masking, pe, energies, block types; ATH.adjust_factor of
-     * the frame; the M/S decision; the filterbank's carry (the subband
-     * samples of the frame before's last granule) */
-    ct_mp3_frame fr;
+    /* Decide: the model's decisions of each granule and what Mask and
+     * Resolve read of the model's state; ATH.adjust_factor of the frame;
+     * the filterbank's carry (the subband samples of the frame before's
+     * last granule) */
+    ct_mp3_psy_decision psy_dec[2];
     float ath_adjust_factor;
-    int mode_ext;
     float sb_carry[2][18][SBLIMIT];
-    /* Resolve: block types; Search: xr (the MDCT), M/S converted, VBR:
+    /* Mask: each granule's masking before the short block pre-echo
+     * control */
+    ct_mp3_psy_ratio psy_mask[2][4];
+    /* Decide: energies, block types; Resolve: masking, pe; the M/S
+     * decision */
+    ct_mp3_frame fr;
+    int mode_ext;
+    /* Decide: block types; Search: xr (the MDCT), M/S converted, VBR:
      * scalefactors, quantized lines, the side info of the "as is"
      * quantization; CBR/ABR: init_outer_loop's side info */
     ct_mp3_side_info side;
@@ -138,6 +145,8 @@ ct_mp3_state *ct_mp3_graph_encode_state(ct_mp3_graph *graph);
 typedef enum ct_mp3_graph_node {
     CT_MP3_NODE_DISPATCH, /* the caller's copy of the window into the slot */
     CT_MP3_NODE_PREPARE,
+    CT_MP3_NODE_DECIDE,
+    CT_MP3_NODE_MASK,
     CT_MP3_NODE_RESOLVE,
     CT_MP3_NODE_SEARCH,
     CT_MP3_NODE_ENCODE,

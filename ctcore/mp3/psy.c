@@ -76,41 +76,38 @@ static void convert_partition2scalefac(const ct_mp3_psy_cb2sb *gd, const float *
     }
 }
 
-static void convert_partition2scalefac_s(ct_mp3_state *gfc, const float *eb,
-                                         const float *thr, int chn, int sblock)
+static void convert_partition2scalefac_s(const ct_mp3_psy_const *gd, const float *eb,
+                                         const float *thr, ct_mp3_psy_ratio *mask, int sblock)
 {
-    ct_mp3_psy_state *const psv = &gfc->sv_psy;
     float enn[SBMAX_s], thm[SBMAX_s];
     int sb;
-    convert_partition2scalefac(&gfc->cd_psy.s, eb, thr, enn, thm);
+    convert_partition2scalefac(&gd->s, eb, thr, enn, thm);
     for (sb = 0; sb < SBMAX_s; ++sb) {
-        psv->en[chn].s[sb][sblock] = enn[sb];
-        psv->thm[chn].s[sb][sblock] = thm[sb];
+        mask->en.s[sb][sblock] = enn[sb];
+        mask->thm.s[sb][sblock] = thm[sb];
     }
 }
 
 /* long block threshold calculation (part 2) */
-static void convert_partition2scalefac_l(ct_mp3_state *gfc, const float *eb,
-                                         const float *thr, int chn)
+static void convert_partition2scalefac_l(const ct_mp3_psy_const *gd, const float *eb,
+                                         const float *thr, ct_mp3_psy_ratio *mask)
 {
-    ct_mp3_psy_state *const psv = &gfc->sv_psy;
-    convert_partition2scalefac(&gfc->cd_psy.l, eb, thr, psv->en[chn].l, psv->thm[chn].l);
+    convert_partition2scalefac(&gd->l, eb, thr, mask->en.l, mask->thm.l);
 }
 
-static void convert_partition2scalefac_l_to_s(ct_mp3_state *gfc, const float *eb,
-                                              const float *thr, int chn)
+static void convert_partition2scalefac_l_to_s(const ct_mp3_psy_const *gd, const float *eb,
+                                              const float *thr, ct_mp3_psy_ratio *mask)
 {
-    ct_mp3_psy_state *const psv = &gfc->sv_psy;
     float enn[SBMAX_s], thm[SBMAX_s];
     int sb, sblock;
-    convert_partition2scalefac(&gfc->cd_psy.l_to_s, eb, thr, enn, thm);
+    convert_partition2scalefac(&gd->l_to_s, eb, thr, enn, thm);
     for (sb = 0; sb < SBMAX_s; ++sb) {
         float const scale = 1. / 64.f;
         float const tmp_enn = enn[sb];
         float const tmp_thm = thm[sb] * scale;
         for (sblock = 0; sblock < 3; ++sblock) {
-            psv->en[chn].s[sb][sblock] = tmp_enn;
-            psv->thm[chn].s[sb][sblock] = tmp_thm;
+            mask->en.s[sb][sblock] = tmp_enn;
+            mask->thm.s[sb][sblock] = tmp_thm;
         }
     }
 }
@@ -216,31 +213,20 @@ static float pecalc_l(const ct_mp3_psy_ratio *mr, float masking_lower)
     return pe_l;
 }
 
-/* The stateful half of vbrpsy_attack_detection: hands out the masking of
- * the previous granule, compares the peaks of the high-passed signal of
- * this granule's sub-short-blocks with those before them, and decides for
- * each channel whether this granule needs short blocks. */
-static void attack_detection(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg, int gr_out,
-                             ct_mp3_psy_ratio masking_ratio[2][2],
-                             ct_mp3_psy_ratio masking_MS_ratio[2][2], float energy[4],
+/* The stateful half of vbrpsy_attack_detection (its first part, handing
+ * out the masking of the previous granule, is ct_mp3_psy_finish's):
+ * compares the peaks of the high-passed signal of this granule's
+ * sub-short-blocks with those before them, and decides for each channel
+ * whether this granule needs short blocks. */
+static void attack_detection(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg, float energy[4],
                              int ns_attacks[4][4], int uselongblock[2])
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_psy_state *const psv = &gfc->sv_psy;
-    int const n_chn_out = cfg->channels_out;
     /* chn=2 and 3 = Mid and Side channels */
-    int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : n_chn_out;
+    int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : cfg->channels_out;
     int chn, i;
 
-    for (chn = 0; chn < n_chn_out; chn++) {
-        masking_ratio[gr_out][chn].en = psv->en[chn];
-        masking_ratio[gr_out][chn].thm = psv->thm[chn];
-        if (n_chn_psy > 2) {
-            /* MS maskings */
-            masking_MS_ratio[gr_out][chn].en = psv->en[chn + 2];
-            masking_MS_ratio[gr_out][chn].thm = psv->thm[chn + 2];
-        }
-    }
     for (chn = 0; chn < n_chn_psy; chn++) {
         float attack_intensity[12];
         float en_subshort[12];
@@ -333,20 +319,18 @@ static void attack_detection(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg, in
     }
 }
 
-/* The stateful half of vbrpsy_compute_masking_l: long block pre-echo
- * control against the two granules before, then the tonal limit and
- * masking_lower. */
-static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
-                              float thr[CBANDS], int chn)
+/* The rest of vbrpsy_compute_masking_l: long block pre-echo control
+ * against the two granules before (the energies ct_mp3_psy_decide kept of
+ * them), then the tonal limit and masking_lower. */
+static void compute_masking_l(const ct_mp3_psy_cb2sb *gdl, const ct_mp3_psy_granule *pg,
+                              const ct_mp3_psy_decision *dec, float thr[CBANDS], int chn)
 {
-    ct_mp3_psy_state *const psv = &gfc->sv_psy;
-    ct_mp3_psy_cb2sb const *const gdl = &gfc->cd_psy.l;
     float const *const eb_l = pg->eb_l[chn];
     int b;
 
     for (b = 0; b < gdl->npart; b++) {
         float const ecb = pg->ecb_l[chn][b];
-        float const masking_lower = gdl->masking_lower[b] * gfc->sv_qnt.masking_lower;
+        float const masking_lower = gdl->masking_lower[b] * dec->masking_lower;
 
         /* don't use long block pre-echo control if the previous granule was
          * a short block. This is to avoid the situation: frame0: quiet
@@ -354,8 +338,8 @@ static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
          * frame2: regular frame, looks like pre-echo when compared to
          * frame0, but all pre-echo was in frame1. chn=0,1 L and R, chn=2,3
          * M and S. */
-        if (psv->blocktype_old[chn & 0x01] == SHORT_TYPE) {
-            float const ecb_limit = rpelev * psv->nb_l1[chn][b];
+        if (dec->blocktype_old[chn & 0x01] == SHORT_TYPE) {
+            float const ecb_limit = rpelev * dec->nb_l1[chn][b];
             if (ecb_limit > 0) {
                 thr[b] = Min(ecb, ecb_limit);
             }
@@ -368,8 +352,8 @@ static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
             }
         }
         else {
-            float ecb_limit_2 = rpelev2 * psv->nb_l2[chn][b];
-            float ecb_limit_1 = rpelev * psv->nb_l1[chn][b];
+            float ecb_limit_2 = rpelev2 * dec->nb_l2[chn][b];
+            float ecb_limit_1 = rpelev * dec->nb_l1[chn][b];
             float ecb_limit;
             if (ecb_limit_2 <= 0) {
                 ecb_limit_2 = ecb;
@@ -377,7 +361,7 @@ static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
             if (ecb_limit_1 <= 0) {
                 ecb_limit_1 = ecb;
             }
-            if (psv->blocktype_old[chn & 0x01] == NORM_TYPE) {
+            if (dec->blocktype_old[chn & 0x01] == NORM_TYPE) {
                 ecb_limit = Min(ecb_limit_1, ecb_limit_2);
             }
             else {
@@ -385,8 +369,6 @@ static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
             }
             thr[b] = Min(ecb, ecb_limit);
         }
-        psv->nb_l2[chn][b] = psv->nb_l1[chn][b];
-        psv->nb_l1[chn][b] = ecb;
         /* if THR exceeds EB, the quantization routines will take the
          * difference from other bands. in case of strong tonal samples
          * (tonaltest.wav) this leads to heavy distortions. that's why we
@@ -407,15 +389,15 @@ static void compute_masking_l(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
 }
 
 /* The rest of vbrpsy_compute_masking_s: masking_lower. */
-static void compute_masking_s(const ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
-                              float thr[CBANDS], int chn, int sblock)
+static void compute_masking_s(const ct_mp3_psy_cb2sb *gds, const ct_mp3_psy_granule *pg,
+                              float masking_lower_frame, float thr[CBANDS], int chn,
+                              int sblock)
 {
-    ct_mp3_psy_cb2sb const *const gds = &gfc->cd_psy.s;
     float const *const eb = pg->eb_s[chn][sblock];
     int b;
 
     for (b = 0; b < gds->npart; b++) {
-        float const masking_lower = gds->masking_lower[b] * gfc->sv_qnt.masking_lower;
+        float const masking_lower = gds->masking_lower[b] * masking_lower_frame;
         thr[b] = pg->thr_s[chn][sblock][b];
         if (masking_lower > 1) {
             thr[b] *= masking_lower;
@@ -538,52 +520,73 @@ static void compute_MS_thresholds(const float eb[4][CBANDS], float thr[4][CBANDS
     }
 }
 
-void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
-                        const float *const buffer[2], int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
-                        ct_mp3_psy_ratio masking_MS_ratio[2][2],
-                        float percep_entropy[2], float percep_MS_entropy[2],
-                        float energy[4], int blocktype_d[2])
+void ct_mp3_psy_decide(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg, int gr_out,
+                       float energy[4], int blocktype_d[2], ct_mp3_psy_decision *dec)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_psy_state *const psv = &gfc->sv_psy;
-    ct_mp3_psy_const const *const gd = &gfc->cd_psy;
-    ct_mp3_psy_xmin last_thm[4];
-    float eb[4][CBANDS], thr[4][CBANDS];
-    float const pcfact = 0.6f;
-    float const ath_factor =
-        (cfg->msfix > 0.f) ? (cfg->ATH_offset_factor * gfc->ATH.adjust_factor) : 1.f;
-    int ns_attacks[4][4] = { {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0}, {0, 0, 0, 0} };
-    int uselongblock[2] = { 1, 1 }; /* [1] unread for mono */
-    int chn, sb, sblock;
+    int const npart = gfc->cd_psy.l.npart;
+    int chn;
     /* chn=2 and 3 = Mid and Side channels */
     int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : cfg->channels_out;
 
-    memcpy(&last_thm[0], &psv->thm[0], sizeof(last_thm));
+    memset(dec->ns_attacks, 0, sizeof(dec->ns_attacks));
+    dec->uselongblock[0] = dec->uselongblock[1] = 1; /* [1] unread for mono */
+    memcpy(dec->last_attacks, psv->last_attacks, sizeof(dec->last_attacks));
+    memcpy(dec->blocktype_old, psv->blocktype_old, sizeof(dec->blocktype_old));
+    dec->masking_lower = gfc->sv_qnt.masking_lower;
+    dec->ath_factor =
+        (cfg->msfix > 0.f) ? (cfg->ATH_offset_factor * gfc->ATH.adjust_factor) : 1.f;
 
-    attack_detection(gfc, pg, gr_out, masking_ratio, masking_MS_ratio, energy, ns_attacks,
-                     uselongblock);
+    attack_detection(gfc, pg, energy, dec->ns_attacks, dec->uselongblock);
 
-    compute_block_type(cfg, uselongblock);
+    compute_block_type(cfg, dec->uselongblock);
 
-    /* long block case */
     for (chn = 0; chn < n_chn_psy; chn++) {
         psv->tot_ener[chn] = pg->tot_ener[chn];
         if (chn < 2) { /* loudness approximation for the ATH auto-adjustment */
             gfc->ov_psy.loudness_sq[gr_out][chn] = psv->loudness_sq_save[chn];
             psv->loudness_sq_save[chn] = pg->loudness_sq[chn];
         }
+        /* the long block pre-echo control's energies of the two granules
+         * before */
+        memcpy(dec->nb_l1[chn], psv->nb_l1[chn], sizeof(float) * (size_t) npart);
+        memcpy(dec->nb_l2[chn], psv->nb_l2[chn], sizeof(float) * (size_t) npart);
+        memcpy(psv->nb_l2[chn], psv->nb_l1[chn], sizeof(float) * (size_t) npart);
+        memcpy(psv->nb_l1[chn], pg->ecb_l[chn], sizeof(float) * (size_t) npart);
+        psv->last_attacks[chn] = dec->ns_attacks[chn][2];
+    }
+
+    /* determine final block type */
+    apply_block_type(psv, cfg->channels_out, dec->uselongblock, blocktype_d);
+}
+
+void ct_mp3_psy_mask(const ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
+                     const float *const buffer[2], const ct_mp3_psy_decision *dec,
+                     ct_mp3_psy_ratio mask[4])
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_psy_const const *const gd = &gfc->cd_psy;
+    int const *const uselongblock = dec->uselongblock;
+    float eb[4][CBANDS], thr[4][CBANDS];
+    int chn, sblock;
+    /* chn=2 and 3 = Mid and Side channels */
+    int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : cfg->channels_out;
+
+    /* long block case */
+    for (chn = 0; chn < n_chn_psy; chn++) {
         memcpy(eb[chn], pg->eb_l[chn], sizeof(float) * gd->l.npart);
-        compute_masking_l(gfc, pg, thr[chn], chn);
+        compute_masking_l(&gd->l, pg, dec, thr[chn], chn);
     }
     if (cfg->mode == CT_MP3_JOINT_STEREO) {
         if ((uselongblock[0] + uselongblock[1]) == 2) {
             compute_MS_thresholds((const float (*)[CBANDS]) eb, thr, gd->l.mld_cb,
-                                  gfc->ATH.cb_l, ath_factor, cfg->msfix, gd->l.npart);
+                                  gfc->ATH.cb_l, dec->ath_factor, cfg->msfix, gd->l.npart);
         }
     }
     for (chn = 0; chn < n_chn_psy; chn++) {
-        convert_partition2scalefac_l(gfc, eb[chn], thr[chn], chn);
-        convert_partition2scalefac_l_to_s(gfc, eb[chn], thr[chn], chn);
+        convert_partition2scalefac_l(gd, eb[chn], thr[chn], &mask[chn]);
+        convert_partition2scalefac_l_to_s(gd, eb[chn], thr[chn], &mask[chn]);
     }
 
     /* short blocks case */
@@ -603,84 +606,112 @@ void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
                 int const ch01 = chn & 0x01;
                 if (!uselongblock[ch01] || force_short_block_calc) {
                     memcpy(eb[chn], pg->eb_s[chn][sblock], sizeof(float) * gd->s.npart);
-                    compute_masking_s(gfc, pg, thr[chn], chn, sblock);
+                    compute_masking_s(&gd->s, pg, dec->masking_lower, thr[chn], chn, sblock);
                 }
             }
             if (cfg->mode == CT_MP3_JOINT_STEREO) {
                 if ((uselongblock[0] + uselongblock[1]) == 0) {
                     compute_MS_thresholds((const float (*)[CBANDS]) eb, thr, gd->s.mld_cb,
-                                          gfc->ATH.cb_s, ath_factor, cfg->msfix,
+                                          gfc->ATH.cb_s, dec->ath_factor, cfg->msfix,
                                           gd->s.npart);
                 }
             }
             for (chn = 0; chn < n_chn_psy; ++chn) {
                 int const ch01 = chn & 0x01;
                 if (!uselongblock[ch01] || force_short_block_calc) {
-                    convert_partition2scalefac_s(gfc, eb[chn], thr[chn], chn, sblock);
+                    convert_partition2scalefac_s(gd, eb[chn], thr[chn], &mask[chn], sblock);
                 }
             }
         }
+    }
+}
 
-        /* short block pre-echo control */
-        for (chn = 0; chn < n_chn_psy; chn++) {
-            for (sb = 0; sb < SBMAX_s; sb++) {
-                float new_thmm[3], prev_thm, t1, t2, thmm;
-                for (sblock = 0; sblock < 3; sblock++) {
-                    thmm = psv->thm[chn].s[sb][sblock];
-                    thmm *= NS_PREECHO_ATT0;
+void ct_mp3_psy_finish(ct_mp3_state *gfc, const ct_mp3_psy_granule *pg,
+                       const ct_mp3_psy_decision *dec, const ct_mp3_psy_ratio mask[4],
+                       int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
+                       ct_mp3_psy_ratio masking_MS_ratio[2][2], float percep_entropy[2],
+                       float percep_MS_entropy[2], const int blocktype_d[2])
+{
+    ct_mp3_config const *const cfg = &gfc->cfg;
+    ct_mp3_psy_state *const psv = &gfc->sv_psy;
+    ct_mp3_psy_xmin last_thm[4];
+    float const pcfact = 0.6f;
+    int const (*const ns_attacks)[4] = dec->ns_attacks;
+    int const n_chn_out = cfg->channels_out;
+    int chn, sb, sblock;
+    /* chn=2 and 3 = Mid and Side channels */
+    int const n_chn_psy = (cfg->mode == CT_MP3_JOINT_STEREO) ? 4 : n_chn_out;
 
-                    t1 = t2 = thmm;
+    memcpy(&last_thm[0], &psv->thm[0], sizeof(last_thm));
 
-                    if (sblock > 0) {
-                        prev_thm = new_thmm[sblock - 1];
-                    }
-                    else {
-                        prev_thm = last_thm[chn].s[sb][2];
-                    }
-                    if (ns_attacks[chn][sblock] >= 2 || ns_attacks[chn][sblock + 1] == 1) {
-                        t1 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT1 * pcfact);
-                    }
-                    thmm = Min(t1, thmm);
-                    if (ns_attacks[chn][sblock] == 1) {
-                        t2 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT2 * pcfact);
-                    }
-                    else if ((sblock == 0 && psv->last_attacks[chn] == 3)
-                             || (sblock > 0 && ns_attacks[chn][sblock - 1] == 3)) {
-                        /* 2nd preceding block */
-                        switch (sblock) {
-                        case 0:
-                            prev_thm = last_thm[chn].s[sb][1];
-                            break;
-                        case 1:
-                            prev_thm = last_thm[chn].s[sb][2];
-                            break;
-                        case 2:
-                            prev_thm = new_thmm[0];
-                            break;
-                        }
-                        t2 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT2 * pcfact);
-                    }
-
-                    thmm = Min(t1, thmm);
-                    thmm = Min(t2, thmm);
-
-                    /* pulse like signal detection for fatboy.wav and so on */
-                    thmm *= pg->sub_short_factor[chn][sblock];
-
-                    new_thmm[sblock] = thmm;
-                }
-                for (sblock = 0; sblock < 3; sblock++) {
-                    psv->thm[chn].s[sb][sblock] = new_thmm[sblock];
-                }
-            }
+    /* the masking of the previous granule */
+    for (chn = 0; chn < n_chn_out; chn++) {
+        masking_ratio[gr_out][chn].en = psv->en[chn];
+        masking_ratio[gr_out][chn].thm = psv->thm[chn];
+        if (n_chn_psy > 2) {
+            /* MS maskings */
+            masking_MS_ratio[gr_out][chn].en = psv->en[chn + 2];
+            masking_MS_ratio[gr_out][chn].thm = psv->thm[chn + 2];
         }
     }
     for (chn = 0; chn < n_chn_psy; chn++) {
-        psv->last_attacks[chn] = ns_attacks[chn][2];
+        psv->en[chn] = mask[chn].en;
+        psv->thm[chn] = mask[chn].thm;
     }
 
-    /* determine final block type */
-    apply_block_type(psv, cfg->channels_out, uselongblock, blocktype_d);
+    /* short block pre-echo control */
+    for (chn = 0; chn < n_chn_psy; chn++) {
+        for (sb = 0; sb < SBMAX_s; sb++) {
+            float new_thmm[3], prev_thm, t1, t2, thmm;
+            for (sblock = 0; sblock < 3; sblock++) {
+                thmm = psv->thm[chn].s[sb][sblock];
+                thmm *= NS_PREECHO_ATT0;
+
+                t1 = t2 = thmm;
+
+                if (sblock > 0) {
+                    prev_thm = new_thmm[sblock - 1];
+                }
+                else {
+                    prev_thm = last_thm[chn].s[sb][2];
+                }
+                if (ns_attacks[chn][sblock] >= 2 || ns_attacks[chn][sblock + 1] == 1) {
+                    t1 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT1 * pcfact);
+                }
+                thmm = Min(t1, thmm);
+                if (ns_attacks[chn][sblock] == 1) {
+                    t2 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT2 * pcfact);
+                }
+                else if ((sblock == 0 && dec->last_attacks[chn] == 3)
+                         || (sblock > 0 && ns_attacks[chn][sblock - 1] == 3)) {
+                    /* 2nd preceding block */
+                    switch (sblock) {
+                    case 0:
+                        prev_thm = last_thm[chn].s[sb][1];
+                        break;
+                    case 1:
+                        prev_thm = last_thm[chn].s[sb][2];
+                        break;
+                    case 2:
+                        prev_thm = new_thmm[0];
+                        break;
+                    }
+                    t2 = ns_interp(prev_thm, thmm, NS_PREECHO_ATT2 * pcfact);
+                }
+
+                thmm = Min(t1, thmm);
+                thmm = Min(t2, thmm);
+
+                /* pulse like signal detection for fatboy.wav and so on */
+                thmm *= pg->sub_short_factor[chn][sblock];
+
+                new_thmm[sblock] = thmm;
+            }
+            for (sblock = 0; sblock < 3; sblock++) {
+                psv->thm[chn].s[sb][sblock] = new_thmm[sblock];
+            }
+        }
+    }
 
     /* compute the value of PE to return ... no delay and advance */
     for (chn = 0; chn < n_chn_psy; chn++) {
@@ -699,10 +730,10 @@ void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
             mr = &masking_ratio[gr_out][chn];
         }
         if (type == SHORT_TYPE) {
-            pe = pecalc_s(mr, gfc->sv_qnt.masking_lower);
+            pe = pecalc_s(mr, dec->masking_lower);
         }
         else {
-            pe = pecalc_l(mr, gfc->sv_qnt.masking_lower);
+            pe = pecalc_l(mr, dec->masking_lower);
         }
         if (chn > 1) {
             percep_MS_entropy[chn - 2] = pe;
@@ -711,6 +742,21 @@ void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
             percep_entropy[chn] = pe;
         }
     }
+}
+
+void ct_mp3_psy_resolve(ct_mp3_state *gfc, ct_mp3_psy_granule *pg,
+                        const float *const buffer[2], int gr_out, ct_mp3_psy_ratio masking_ratio[2][2],
+                        ct_mp3_psy_ratio masking_MS_ratio[2][2],
+                        float percep_entropy[2], float percep_MS_entropy[2],
+                        float energy[4], int blocktype_d[2])
+{
+    ct_mp3_psy_decision dec;
+    ct_mp3_psy_ratio mask[4];
+
+    ct_mp3_psy_decide(gfc, pg, gr_out, energy, blocktype_d, &dec);
+    ct_mp3_psy_mask(gfc, pg, buffer, &dec, mask);
+    ct_mp3_psy_finish(gfc, pg, &dec, mask, gr_out, masking_ratio, masking_MS_ratio,
+                      percep_entropy, percep_MS_entropy, blocktype_d);
 }
 
 int ct_mp3_psy_anal(ct_mp3_state *gfc, const float *const buffer[2],
