@@ -75,7 +75,7 @@ static int receive_all(ct_mp3_encoder *encoder)
  * trace, the frames. Returns CT_OK or a CT_E* code. */
 static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
                   bool speculate_all, const int16_t *pcm, uint64_t frames, double *wall,
-                  double seconds[CT_MP3_NUM_NODES], uint64_t *speculated,
+                  double seconds[CT_MP3_NUM_NODES], ct_mp3_graph_speculation *speculation,
                   uint64_t *mp3_frames)
 {
     char err[256] = "";
@@ -106,7 +106,7 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
         r = receive_all(encoder);
     *wall = ct_clock_seconds() - start;
     if (r == CT_OK) {
-        ct_mp3_graph_trace_read(graph, seconds, speculated);
+        ct_mp3_graph_trace_read(graph, seconds, speculation);
         *mp3_frames = ct_mp3_graph_frames(graph);
     } else {
         fprintf(stderr, "encoding failed: %s\n", ct_strerror(r));
@@ -163,9 +163,10 @@ int main(int argc, char **argv)
     double *walls = calloc((size_t)reps, sizeof(double));
     double *busy = calloc((size_t)reps, sizeof(double));
     double *spec = calloc((size_t)reps, sizeof(double));
+    double *taken = calloc((size_t)reps, sizeof(double));
     double *node = calloc((size_t)reps, sizeof(double));
     if (pcm == NULL || pool == NULL || runs == NULL || walls == NULL ||
-        busy == NULL || spec == NULL || node == NULL) {
+        busy == NULL || spec == NULL || taken == NULL || node == NULL) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -186,13 +187,15 @@ int main(int argc, char **argv)
     uint64_t mp3_frames = 0;
     for (int r = 0; r < reps; ++r) {
         double *seconds = runs + (size_t)r * CT_MP3_NUM_NODES;
-        uint64_t speculated = 0;
+        ct_mp3_graph_speculation speculation;
         if (encode(pool, &flags.settings, slots, speculate_all, pcm, frames, &walls[r],
-                   seconds, &speculated, &mp3_frames) != CT_OK)
+                   seconds, &speculation, &mp3_frames) != CT_OK)
             return 1;
         for (int n = 0; n < CT_MP3_NUM_NODES; ++n)
             busy[r] += seconds[n];
-        spec[r] = mp3_frames > 0 ? (double)speculated / (double)mp3_frames : 0;
+        spec[r] = mp3_frames > 0 ? (double)speculation.frames / (double)mp3_frames : 0;
+        taken[r] = speculation.granules > 0 ?
+                       (double)speculation.taken / (double)speculation.granules : 0;
     }
 
     printf("%s", path);
@@ -221,7 +224,9 @@ int main(int argc, char **argv)
     printf("  %-10s %-7s %9.1f          (nodes busy / wall: %.2f workers)\n",
            "wall", "", 1e3 * wall, total / wall);
     if (flags.settings.rate_control != CT_MP3_VBR)
-        printf("  speculated: %.1f %% of the frames\n", 100.0 * median(spec, reps));
+        printf("  speculated: %.1f %% of the frames; Encode took %.1f %% of their "
+               "granules\n",
+               100.0 * median(spec, reps), 100.0 * median(taken, reps));
     /* the serial nodes run one after the other on every frame: their sum
        per frame is the chain no number of cores shortens */
     printf("serial chain: %.1f us/frame of %.1f us/frame: bound %.1fx\n", serial * per_frame,
@@ -229,6 +234,7 @@ int main(int argc, char **argv)
 
     free(node);
     free(spec);
+    free(taken);
     free(busy);
     free(walls);
     free(runs);

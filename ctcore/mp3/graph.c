@@ -93,6 +93,7 @@
 #include "graph.h"
 
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,7 +156,7 @@ struct ct_mp3_graph {
      * of one worker index never run at once. */
     struct trace_row {
         double seconds[CT_MP3_NUM_NODES];
-        uint64_t speculated;
+        ct_mp3_graph_speculation speculation;
     } *trace;
     int n_workers;
 };
@@ -307,6 +308,13 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
 
 /* ---- Search ×N ---------------------------------------------------------- */
 
+/* The frame's tag in the atomics of the guesses: the frame a value is the start
+ * for, plus 1. */
+static uint64_t start_tag(uint64_t frame)
+{
+    return (frame + 1) & 0xffffffffu;
+}
+
 /* The step size search's start for the frame's speculation: where the
  * previous frame's speculation left it, if that one has run (the commit
  * starts there where that speculation was right), else where the stream
@@ -317,7 +325,7 @@ static void search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
     int ch;
 
     for (ch = 0; ch < 2; ch++) {
-        if (end >> 32 == ((frame + 1) & 0xffffffffu)) {
+        if (end >> 32 == start_tag(frame)) {
             search[ch][0] = (int) (end >> (16 * ch)) & 0xff;
             search[ch][1] = (int) (end >> (16 * ch + 8)) & 0xff;
         } else {
@@ -329,7 +337,7 @@ static void search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
 
 static void search_publish(ct_mp3_graph *g, uint64_t frame, int search[2][2])
 {
-    uint64_t end = ((frame + 2) & 0xffffffffu) << 32;
+    uint64_t end = start_tag(frame + 1) << 32;
     int ch;
 
     for (ch = 0; ch < 2; ch++)
@@ -364,6 +372,7 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
         int const speculate = frame >= encoded + g->speculate_lag;
         int search[2][2];
 
+        s->speculated = speculate;
         search_guess(g, frame, search);
         ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
                                  s->ath_adjust_factor, speculate, search, &s->side,
@@ -371,7 +380,7 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
         if (speculate) {
             search_publish(g, frame, search);
             if (g->trace != NULL)
-                g->trace[worker].speculated++;
+                g->trace[worker].speculation.frames++;
         }
     }
     trace_add(g, worker, CT_MP3_NODE_SEARCH, start);
@@ -412,6 +421,10 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     if (n < 0)
         return CT_EINVAL;
     s->out_size = n;
+    if (!g->vbr && s->speculated && g->trace != NULL) {
+        g->trace[worker].speculation.granules += (uint64_t) s->work.loop.speculated;
+        g->trace[worker].speculation.taken += (uint64_t) s->work.loop.taken;
+    }
     atomic_store_explicit(&g->encoded, frame + 1, memory_order_relaxed);
     trace_add(g, worker, CT_MP3_NODE_ENCODE, start);
     return CT_OK;
@@ -655,18 +668,20 @@ int ct_mp3_graph_trace(ct_mp3_graph *g, bool on)
 }
 
 void ct_mp3_graph_trace_read(const ct_mp3_graph *g, double seconds[CT_MP3_NUM_NODES],
-                             uint64_t *speculated)
+                             ct_mp3_graph_speculation *speculation)
 {
+    ct_mp3_graph_speculation sum = {0, 0, 0};
     int w, n;
 
     for (n = 0; n < CT_MP3_NUM_NODES; n++)
         seconds[n] = 0;
-    if (speculated != NULL)
-        *speculated = 0;
     for (w = 0; g->trace != NULL && w < g->n_workers; w++) {
         for (n = 0; n < CT_MP3_NUM_NODES; n++)
             seconds[n] += g->trace[w].seconds[n];
-        if (speculated != NULL)
-            *speculated += g->trace[w].speculated;
+        sum.frames += g->trace[w].speculation.frames;
+        sum.granules += g->trace[w].speculation.granules;
+        sum.taken += g->trace[w].speculation.taken;
     }
+    if (speculation != NULL)
+        *speculation = sum;
 }

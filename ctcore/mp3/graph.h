@@ -62,6 +62,8 @@ typedef struct ct_mp3_frame_slot {
     ct_mp3_side_info side;
     /* CBR/ABR, Resolve: the frame's padding (its pe in fr is smoothed) */
     int padding;
+    /* CBR/ABR, Search: whether it speculated */
+    bool speculated;
     /* VBR: Search (ct_mp3_vbr_prepare, the search) -> Encode (commit);
      * CBR/ABR: Search (prepared granules, the speculative loop) -> Encode
      * (commit) */
@@ -162,11 +164,19 @@ const char *ct_mp3_graph_node_name(ct_mp3_graph_node node);
  * CT_ENOMEM (no trace then).
  */
 int ct_mp3_graph_trace(ct_mp3_graph *graph, bool on);
+/* CBR/ABR's speculation in a trace: the frames Search speculated on, the
+ * granules those speculations quantized and the ones Encode took. */
+typedef struct ct_mp3_graph_speculation {
+    uint64_t frames;
+    uint64_t granules;
+    uint64_t taken;
+} ct_mp3_graph_speculation;
+
 /* The trace so far (zeros without one), while no frame is in flight: each
  * node's busy time, summed over its runs on all workers, and, CBR/ABR, the
- * frames whose Search speculated (may be NULL). */
+ * speculation (may be NULL). */
 void ct_mp3_graph_trace_read(const ct_mp3_graph *graph, double seconds[CT_MP3_NUM_NODES],
-                             uint64_t *speculated);
+                             ct_mp3_graph_speculation *speculation);
 
 /*
  * For tests and bench/mp3_stages, while no frame is in flight: CBR/ABR's

@@ -8,6 +8,7 @@
  * Ported from LAME 3.100 libmp3lame/quantize.c and quantize_pvt.c
  * (LGPL-2.0-or-later, the LAME project).
  */
+#include <limits.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -415,6 +416,9 @@ static int granule_prepare(const ct_mp3_state *gfc, const ct_mp3_psy_ratio *rati
     return ct_mp3_calc_xmin(gfc, gfc->ATH.adjust_factor, ratio, cod_info, l3_xmin);
 }
 
+/* A speculation's targets before it runs: none. */
+static const ct_mp3_targ_range targ_none = {1, 0};
+
 void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info *l3_side,
                          const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work)
 {
@@ -423,7 +427,7 @@ void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info
 
     for (gr = 0; gr < 2; gr++)
         for (ch = 0; ch < 2; ch++)
-            work->spec_targ[gr][ch] = -1;
+            work->spec_start_targ[gr][ch] = work->spec_shape_targ[gr][ch] = targ_none;
     for (gr = 0; gr < cfg->mode_gr; gr++) {
         if (mode_ext == MPG_MD_MS_LR)
             ms_convert(l3_side, gr);
@@ -479,9 +483,17 @@ static int start_equal(const ct_mp3_gr_info *a, const ct_mp3_gr_info *b)
     return memcmp((const char *) a + from, (const char *) b + from, to - from) == 0;
 }
 
+static const ct_mp3_targ_range targ_all = {INT_MIN, INT_MAX};
+
+static int targ_in(const ct_mp3_targ_range *range, int targ_bits)
+{
+    return range->lo <= targ_bits && targ_bits <= range->hi;
+}
+
 /* outer_loop of one granule with its target bits; the commit takes the
- * speculative result where the start agrees with the speculation's, and
- * the speculation divides the regions of its result ahead of
+ * speculative result where the start agrees with the speculation's and
+ * the target is one the speculation's shaping ran for, and the
+ * speculation divides the regions of its result ahead of
  * iteration_finish_one. Returns whether the granule's regions are
  * divided. */
 static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_xmin,
@@ -490,42 +502,49 @@ static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_x
 {
     ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
     ct_mp3_qnt_state *const qnt = &gfc->sv_qnt;
+    ct_mp3_targ_range *start_targ = NULL, *shape_targ = NULL;
 
-    if (run == LOOP_COMMIT && work->spec_targ[gr][ch] == targ_bits) {
+    if (run == LOOP_COMMIT && targ_in(&work->spec_shape_targ[gr][ch], targ_bits)) {
         /* the step size search would start, and so run, as the
          * speculation's: its end is known (sv_qnt.pseudohalf, which the
          * start also sets, is the scratch of one granule's search) */
         if (qnt->OldValue[ch] == work->spec_search[gr][ch][0]
-            && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]) {
+            && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]
+            && targ_in(&work->spec_start_targ[gr][ch], targ_bits)) {
             *cod_info = work->spec[gr][ch];
             qnt->OldValue[ch] = work->spec_search[gr][ch][2];
             qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
+            work->taken++;
             return 1;
         }
-        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
+        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits, NULL);
         if (start_equal(cod_info, &work->spec_start[gr][ch])) {
             *cod_info = work->spec[gr][ch];
+            work->taken++;
             return 1;
         }
     } else {
         if (run == LOOP_SPECULATE) {
             work->spec_search[gr][ch][0] = qnt->OldValue[ch];
             work->spec_search[gr][ch][1] = qnt->CurrentStep[ch];
+            start_targ = &work->spec_start_targ[gr][ch];
+            shape_targ = &work->spec_shape_targ[gr][ch];
+            *start_targ = *shape_targ = targ_all;
         }
-        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits);
+        ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits, start_targ);
     }
     if (run == LOOP_SPECULATE) {
         work->spec_search[gr][ch][2] = qnt->OldValue[ch];
         work->spec_search[gr][ch][3] = qnt->CurrentStep[ch];
         work->spec_start[gr][ch] = *cod_info;
     }
-    (void) ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits);
+    (void) ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits, shape_targ);
     if (run != LOOP_SPECULATE)
         return 0;
     if (gfc->cfg.use_best_huffman == 1)
         ct_mp3_best_huffman_divide(gfc, cod_info);
-    work->spec_targ[gr][ch] = targ_bits;
     work->spec[gr][ch] = *cod_info;
+    work->speculated++;
     return 1;
 }
 
@@ -642,13 +661,14 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
     cbr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
 }
 
-/* The guesses: CBR's reservoir three quarters full, where the target bits
- * of a granule whose pe asks for no more than the mean do not depend on
- * its exact size (ResvMaxBits gives 0.9 * mean_bits and 0.6 * ResvMax to
- * share); ABR's empty, whose largest frame holds the targets of all but
- * the loudest frames. The binary search starts where the caller says: its
- * result rarely depends on where it starts, but where it starts as in the
- * commit, the commit need not run it. */
+/* The guesses: CBR's reservoir three quarters full, where the target bits of a granule whose pe asks for no
+ * more than the mean do not depend on its exact size (ResvMaxBits gives
+ * 0.9 * mean_bits and 0.6 * ResvMax to share); ABR's empty, whose largest
+ * frame holds the targets of all but the loudest frames. A granule's
+ * result holds for a range of targets (ct_mp3_targ_range) and so of
+ * reservoirs around the guess. The binary search starts where the caller
+ * says: its result rarely depends on where it starts, but where it starts
+ * as in the commit, the commit need not run it. */
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
                            const float ms_ener_ratio[2], int search[2][2],
                            ct_mp3_loop_work *work)
@@ -659,6 +679,7 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
         scratch->sv_qnt.OldValue[ch] = search[ch][0];
         scratch->sv_qnt.CurrentStep[ch] = search[ch][1];
     }
+    work->speculated = 0;
     if (scratch->cfg.vbr == CT_MP3_VBR_ABR) {
         scratch->sv_enc.ResvSize = 0;
         abr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
@@ -676,6 +697,7 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
 void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
                         ct_mp3_loop_work *work)
 {
+    work->taken = 0;
     if (gfc->cfg.vbr == CT_MP3_VBR_ABR)
         abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT);
     else

@@ -98,16 +98,28 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
  *     shaped here.
  * The three give the bytes of the iteration loops above.
  */
+/* The target bits lo..hi for which a granule's outer_loop (or its start,
+ * or its shaping) runs as it ran: it compares bit counts with the target
+ * and nothing else reads it. Empty (lo > hi): no run. */
+typedef struct ct_mp3_targ_range {
+    int lo, hi;
+} ct_mp3_targ_range;
+
 typedef struct ct_mp3_loop_work {
     float l3_xmin[2][2][SFBMAX];  /* allowed distortion per band */
     float xrpow[2][2][576];       /* |xr|^3/4 */
     int active[2][2];             /* granule has energy to quantize */
     int ath_over[2][2];           /* bands above the ATH (calc_xmin) */
-    int spec_targ[2][2];          /* speculation: target bits, -1: none */
+    /* speculation: the targets its step size search and its shaping ran
+     * for, each empty where it did not run */
+    ct_mp3_targ_range spec_start_targ[2][2];
+    ct_mp3_targ_range spec_shape_targ[2][2];
     int spec_search[2][2][4];     /* its step size search: OldValue and
                                      CurrentStep before, and after */
     ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
+    int speculated;               /* granules the speculation quantized */
+    int taken;                    /* of which the commit took */
 } ct_mp3_loop_work;
 
 /* Prepares l3_side's granules for the loop, with no speculation yet.
@@ -170,11 +182,14 @@ int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *cod_info,
  * steps: the start (resets sv_qnt.pseudohalf for substep shaping; the
  * binary step size search from sv_qnt.OldValue[ch], sv_qnt.CurrentStep[ch])
  * and the noise shaping, which depends on the start's global gain only and
- * returns the number of distorted bands (100 without noise shaping). */
+ * returns the number of distorted bands (100 without noise shaping). Each
+ * narrows range, if not NULL, to the targets that give its result. */
 void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
-                             const float xrpow[576], int ch, int targ_bits);
+                             const float xrpow[576], int ch, int targ_bits,
+                             ct_mp3_targ_range *range);
 int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info,
-                            const float *l3_xmin, float xrpow[576], int targ_bits);
+                            const float *l3_xmin, float xrpow[576], int targ_bits,
+                            ct_mp3_targ_range *range);
 
 /* ---- quantize_noise.c --------------------------------------------------- */
 

@@ -8,7 +8,10 @@
  * init_outer_loop and init_xrpow depend on the granule alone. outer_loop
  * depends on the target bits (from the reservoir) and, through the binary
  * search's start (sv_qnt.OldValue, sv_qnt.CurrentStep), on the previous
- * granule of the channel.
+ * granule of the channel. It reads the target bits only to compare bit
+ * counts with them: a run can record the targets for which every
+ * comparison comes out as it did (ct_mp3_targ_range), the targets that
+ * give its result.
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * Ported from LAME 3.100 libmp3lame/quantize.c (LGPL-2.0-or-later, the LAME
@@ -150,6 +153,38 @@ int ct_mp3_init_xrpow(const ct_mp3_quantize_dsp *dsp, ct_mp3_gr_info *const cod_
     return 0;
 }
 
+/* The comparisons with the target bits: need is the target at which a
+ * bit count meets its budget exactly. They narrow range, where there is
+ * one, to the targets that give the same answer (targ_bits is always in
+ * it). */
+
+/* need > targ_bits: the bits exceed the budget. */
+static int target_exceeded(ct_mp3_targ_range *range, int need, int targ_bits)
+{
+    if (need > targ_bits) {
+        if (range != NULL && range->hi > need - 1)
+            range->hi = need - 1;
+        return 1;
+    }
+    if (range != NULL && range->lo < need)
+        range->lo = need;
+    return 0;
+}
+
+/* The sign of need - targ_bits. */
+static int target_order(ct_mp3_targ_range *range, int need, int targ_bits)
+{
+    if (need > targ_bits)
+        return target_exceeded(range, need, targ_bits);
+    if (need < targ_bits) {
+        (void) target_exceeded(range, need + 1, targ_bits);
+        return -1;
+    }
+    if (range != NULL)
+        range->lo = range->hi = need;
+    return 0;
+}
+
 typedef enum {
     BINSEARCH_NONE,
     BINSEARCH_UP,
@@ -157,27 +192,31 @@ typedef enum {
 } binsearch_direction;
 
 /* bin_search_StepSize: the global gain whose bit count is closest to (at
- * most) desired_rate, by a binary search from the previous granule's gain
- * of this channel. */
+ * most) desired_rate, the target less part2_length, by a binary search
+ * from the previous granule's gain of this channel. */
 static int bin_search_step_size(ct_mp3_state *const gfc, ct_mp3_gr_info *const cod_info,
-                                int desired_rate, const int ch, const float xrpow[576])
+                                const int targ_bits, const int ch, const float xrpow[576],
+                                ct_mp3_targ_range *range)
 {
-    int nBits;
+    int nBits, order;
     int CurrentStep = gfc->sv_qnt.CurrentStep[ch];
     int flag_GoneOver = 0;
     int const start = gfc->sv_qnt.OldValue[ch];
+    int const part2 = cod_info->part2_length;
     binsearch_direction Direction = BINSEARCH_NONE;
     cod_info->global_gain = start;
-    desired_rate -= cod_info->part2_length;
 
     for (;;) {
         int step;
         nBits = ct_mp3_count_bits(gfc, xrpow, cod_info, 0);
 
-        if (CurrentStep == 1 || nBits == desired_rate)
+        if (CurrentStep == 1)
             break; /* nothing to adjust anymore */
+        order = target_order(range, nBits + part2, targ_bits);
+        if (order == 0)
+            break;
 
-        if (nBits > desired_rate) {
+        if (order > 0) {
             /* increase Quantize_StepSize */
             if (Direction == BINSEARCH_DOWN)
                 flag_GoneOver = 1;
@@ -207,7 +246,7 @@ static int bin_search_step_size(ct_mp3_state *const gfc, ct_mp3_gr_info *const c
         }
     }
 
-    while (nBits > desired_rate && cod_info->global_gain < 255) {
+    while (target_exceeded(range, nBits + part2, targ_bits) && cod_info->global_gain < 255) {
         cod_info->global_gain++;
         nBits = ct_mp3_count_bits(gfc, xrpow, cod_info, 0);
     }
@@ -481,7 +520,8 @@ static int balance_noise(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
  * the quantization), xrpow, l3_xmin and targ_bits.
  */
 void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
-                             const float xrpow[576], const int ch, const int targ_bits)
+                             const float xrpow[576], const int ch, const int targ_bits,
+                             ct_mp3_targ_range *range)
 {
     int i;
 
@@ -489,7 +529,7 @@ void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     for (i = 0; i < cod_info->psymax; i++)
         gfc->sv_qnt.pseudohalf[i] = (gfc->sv_qnt.substep_shaping & 2) ? 1 : 0;
 
-    (void) bin_search_step_size(gfc, cod_info, targ_bits, ch, xrpow);
+    (void) bin_search_step_size(gfc, cod_info, targ_bits, ch, xrpow, range);
 }
 
 /*
@@ -500,13 +540,12 @@ void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
  */
 int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
                             const float *const l3_xmin, float xrpow[576],
-                            const int targ_bits)
+                            const int targ_bits, ct_mp3_targ_range *range)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     ct_mp3_gr_info cod_info_w;
     float distort[SFBMAX];
     ct_mp3_noise_result best_noise_info;
-    int huff_bits;
     int better;
     int age;
     ct_mp3_noise_data prev_noise;
@@ -550,16 +589,18 @@ int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
             maxggain = 254;
 
         /* inner_loop starts with the initial quantization step computed
-         * above and slowly increases until the bits < huff_bits. */
-        huff_bits = targ_bits - cod_info_w.part2_length;
-        if (huff_bits <= 0)
+         * above and slowly increases until the bits < huff_bits, the
+         * target less part2_length: none left, huff_bits <= 0, stops. */
+        if (target_exceeded(range, cod_info_w.part2_length + 1, targ_bits))
             break;
 
         /* increase quantizer stepsize until needed bits are below maximum */
         for (;;) {
             counted_with = prev_noise.sfb_count1;
             cod_info_w.part2_3_length = ct_mp3_count_bits(gfc, xrpow, &cod_info_w, &prev_noise);
-            if (cod_info_w.part2_3_length <= huff_bits || cod_info_w.global_gain > maxggain)
+            if (!target_exceeded(range, cod_info_w.part2_3_length + cod_info_w.part2_length,
+                                 targ_bits)
+                || cod_info_w.global_gain > maxggain)
                 break;
             cod_info_w.global_gain++;
         }

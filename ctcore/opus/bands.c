@@ -1099,7 +1099,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
                              const ct_opus_dsp *dsp, int disable_inv,
-                             ct_celt_theta_lane *lane,
+                             ct_lane *lane,
                              struct ct_celt_seed_use *seed_use)
 {
     int i;
@@ -1156,7 +1156,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
     ctx.avoid_split_noise = B > 1;
     /* The helper, where asleep, wakes while the first bands are coded. */
     if (lane != NULL && theta_rdo)
-        ct_celt_theta_lane_wake(lane);
+        ct_lane_wake(lane);
     for (i = start; i < end; i++) {
         int32_t tell;
         int b;
@@ -1266,7 +1266,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
         } else {
             if (Y != NULL) {
                 if (theta_rdo && i < intensity && lane != NULL &&
-                    i < m->effEBands && ct_celt_theta_lane_has_helper(lane)) {
+                    i < m->effEBands && ct_lane_has_helper(lane)) {
                     /* The search split (ct): the second trial on the lane,
                        posted before the first runs here on the real
                        state; then the reference's decision, and the
@@ -1296,7 +1296,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                         memcpy(t->lowband, norm + effective_lowband,
                                (size_t)N * sizeof(*norm));
                     t->has_lowband_out = !last;
-                    ct_celt_theta_lane_post(lane, theta_trial_round_up, t);
+                    ct_lane_post(lane, theta_trial_round_up, t);
 
                     /* Encode and round down. */
                     ctx.theta_round = -1;
@@ -1307,7 +1307,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                     dist0 = t->w[0] * dsp->inner_prod(t->X_save, X, N) +
                             t->w[1] * dsp->inner_prod(t->Y_save, Y, N);
 
-                    ct_celt_theta_lane_complete(lane);
+                    ct_lane_complete(lane);
                     if (!(dist0 >= t->dist)) {
                         /* The reference keeps the second result. */
                         x_cm = t->cm;

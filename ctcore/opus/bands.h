@@ -22,7 +22,7 @@
 #include "dsp.h"
 #include "mode.h"
 #include "range_enc.h"
-#include "theta_trial.h"
+#include "runtime/lane.h"
 
 struct ct_celt_seed_use;
 
@@ -84,7 +84,7 @@ void ct_celt_quant_all_bands(const ct_celt_mode *m, int start, int end,
                              ct_ec_enc *ec, int LM, int codedBands,
                              uint32_t *seed, int complexity,
                              const ct_opus_dsp *dsp, int disable_inv,
-                             ct_celt_theta_lane *lane,
+                             ct_lane *lane,
                              struct ct_celt_seed_use *seed_use);
 
 #endif

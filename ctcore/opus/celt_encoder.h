@@ -124,9 +124,9 @@ typedef struct ct_celt_encoder {
     const struct ct_celt_signal_frame *signal_offer;
     /* where the checks of the offer count (celt_signal.h) */
     struct ct_celt_signal_tally *signal_tally;
-    /* The frame ring's helper (ct, theta_trial.h): the theta search's
+    /* The frame ring's helper (ct, runtime/lane.h): the theta search's
      * round-up trials go to it; NULL (the sequential path): run here */
-    struct ct_celt_theta_lane *theta_lane;
+    struct ct_lane *theta_lane;
     /* The frame ring's speculation (ct, celt_spec.h), called where this
      * call's bands start. spec_claim: the speculation of this call's
      * bands, once it is done (NULL: none), taken over where its input

@@ -50,7 +50,7 @@
  *    │                  mode back to Signal)
  *    │   Theta ──────── beside Encode, where on (a companion): the round-up
  *    │                  trials of CELT's stereo theta searches that Encode
- *    │                  posts on the theta lane (theta_trial.h), while
+ *    │                  posts on the theta lane (runtime/lane.h), while
  *    │                  Encode runs the round-down ones; until Encode
  *    │                  closes the frame
  *    │   Speculate ──── beside Encode, where on (a companion, in place of
@@ -102,7 +102,7 @@
 #include "opus/celt_signal.h"
 #include "opus/celt_spec.h"
 #include "opus/multistream.h"
-#include "opus/theta_trial.h"
+#include "runtime/lane.h"
 
 /* The samples repeated after the end of the signal ring: more than the
  * longest frame (libopusenc's 120 ms) and an analysis step. */
@@ -184,7 +184,7 @@ struct ct_opus_graph {
     frame_slot *slots;
     unsigned force;
     /* The Theta node's lane, used by this stream's Encode where on */
-    ct_celt_theta_lane *theta_lane;
+    ct_lane *theta_lane;
     bool theta_helper;
     /* The Speculate node: its lane (a theta lane carrying one job), the
      * job (frame N + 1's bands, posted by Encode in frame N), the frame
@@ -192,7 +192,7 @@ struct ct_opus_graph {
      * frames Signal has done (its last frame + 1: Encode reads the next
      * frame's record only once it is done), the counts of
      * ct_opus_graph_speculations */
-    ct_celt_theta_lane *spec_lane;
+    ct_lane *spec_lane;
     ct_celt_spec_job *spec_job;
     bool spec_cell;
     bool speculate;
@@ -591,7 +591,7 @@ static void speculate_next(void *arg, const ct_celt_encoder *celt,
     const int delay = CT_CELT_SPEC_DELAY;
     const ct_celt_signal_frame *rec;
     if (celt->spec_taken > 0 || g->spec_frame_plus1 != 0 ||
-        !ct_celt_theta_lane_has_helper(g->spec_lane) ||
+        !ct_lane_has_helper(g->spec_lane) ||
         atomic_load_explicit(&g->signal_done, memory_order_acquire) < next + 1 ||
         (g->spec_misses >= SIGNAL_MISSES && next % SIGNAL_PROBE != 0))
         return;
@@ -625,7 +625,7 @@ static void speculate_next(void *arg, const ct_celt_encoder *celt,
     ct_celt_seed_cell_rearm(&job->seed);
     g->spec_frame_plus1 = next + 1;
     atomic_fetch_add_explicit(&g->spec_counts[SPEC_POSTED], 1, memory_order_relaxed);
-    ct_celt_theta_lane_post(g->spec_lane, run_speculation, g);
+    ct_lane_post(g->spec_lane, run_speculation, g);
 }
 
 /* CELT's calls in frame N + 1 where their bands start (the first one
@@ -636,7 +636,7 @@ static const ct_celt_spec_result *claim_speculation(void *arg)
     ct_opus_graph *g = arg;
     if (g->spec_frame_plus1 != g->encode_frame + 1)
         return NULL;
-    ct_celt_theta_lane_complete(g->spec_lane);
+    ct_lane_complete(g->spec_lane);
     g->spec_frame_plus1 = 0;
     if (!g->spec_job->result.valid)
         return NULL;
@@ -677,19 +677,19 @@ static void speculation_end(ct_opus_graph *g, uint64_t frame, int coded)
     celt->spec_post = NULL;
     celt->spec_arg = NULL;
     if (g->spec_frame_plus1 == frame + 1) {
-        if (!ct_celt_theta_lane_cancel(g->spec_lane))
-            ct_celt_theta_lane_complete(g->spec_lane);
+        if (!ct_lane_cancel(g->spec_lane))
+            ct_lane_complete(g->spec_lane);
         g->spec_frame_plus1 = 0;
     }
     if (g->spec_frame_plus1 == frame + 2) {
-        if (ct_celt_theta_lane_cancel(g->spec_lane))
+        if (ct_lane_cancel(g->spec_lane))
             g->spec_frame_plus1 = 0;
         else if (coded >= 0)
             ct_celt_seed_cell_publish(&g->spec_job->seed, celt->rng);
         else
             ct_celt_seed_cell_abandon(&g->spec_job->seed);
     }
-    ct_celt_theta_lane_close(g->spec_lane, frame + 1);
+    ct_lane_close(g->spec_lane, frame + 1);
 }
 
 static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
@@ -712,7 +712,7 @@ static int node_encode(void *ctx, size_t slot, uint64_t frame, int worker)
     if (g->theta_helper) {
         /* the frame's Theta returns, whatever the codec said */
         ct_opus_ms_offer_theta_lane(g->codec, NULL);
-        ct_celt_theta_lane_close(g->theta_lane, frame + 1);
+        ct_lane_close(g->theta_lane, frame + 1);
     }
     if (g->speculate)
         speculation_end(g, frame, s->nbytes);
@@ -754,7 +754,7 @@ static int node_theta(void *ctx, size_t slot, uint64_t frame, int worker)
     uint64_t t0 = trace_begin(g);
     (void)slot;
     (void)worker;
-    ct_celt_theta_lane_serve(g->theta_lane, frame + 1);
+    ct_lane_serve(g->theta_lane, frame + 1);
     trace_end(g, CT_OPUS_NODE_THETA, t0);
     return CT_OK;
 }
@@ -769,7 +769,7 @@ static int node_speculate(void *ctx, size_t slot, uint64_t frame, int worker)
     uint64_t t0 = trace_begin(g);
     (void)slot;
     (void)worker;
-    ct_celt_theta_lane_serve(g->spec_lane, frame + 1);
+    ct_lane_serve(g->spec_lane, frame + 1);
     trace_end(g, CT_OPUS_NODE_SPECULATE, t0);
     return CT_OK;
 }
@@ -823,8 +823,8 @@ ct_opus_graph *ct_opus_graph_new(ct_pool *pool, size_t ring, int rate, int chann
     g->pipeline_spec = ct_pipeline_new(
         pool, stages_spec, (int)(sizeof(stages_spec) / sizeof(stages_spec[0])), ring, g);
     g->pipeline = g->pipeline_plain;
-    g->theta_lane = ct_celt_theta_lane_new();
-    g->spec_lane = ct_celt_theta_lane_new();
+    g->theta_lane = ct_lane_new();
+    g->spec_lane = ct_lane_new();
     g->spec_job = malloc(sizeof(*g->spec_job));
     g->spec_cell = g->spec_job && ct_celt_seed_cell_init(&g->spec_job->seed) == 0;
     /* everything counted and not yet coded, plus an input step's worth */
@@ -873,8 +873,8 @@ void ct_opus_graph_free(ct_opus_graph *g)
     ct_pipeline_free(g->pipeline_plain);
     ct_pipeline_free(g->pipeline_theta);
     ct_pipeline_free(g->pipeline_spec);
-    ct_celt_theta_lane_free(g->theta_lane);
-    ct_celt_theta_lane_free(g->spec_lane);
+    ct_lane_free(g->theta_lane);
+    ct_lane_free(g->spec_lane);
     if (g->spec_cell)
         ct_celt_seed_cell_destroy(&g->spec_job->seed);
     free(g->spec_job);
@@ -1015,9 +1015,9 @@ void ct_opus_graph_stop(ct_opus_graph *g)
         ct_pipeline_reset(g->pipeline);
     /* no Theta node runs now: the tickets restart with the frames */
     if (g->theta_lane)
-        ct_celt_theta_lane_reset(g->theta_lane);
+        ct_lane_reset(g->theta_lane);
     if (g->spec_lane)
-        ct_celt_theta_lane_reset(g->spec_lane);
+        ct_lane_reset(g->spec_lane);
     g->spec_frame_plus1 = 0;
     atomic_store(&g->signal_done, 0);
 }
@@ -1362,7 +1362,7 @@ void ct_opus_graph_hits(const ct_opus_graph *g, ct_opus_graph_hit_kind kind, uin
 
 void ct_opus_graph_theta_trials(const ct_opus_graph *g, uint64_t *helper, uint64_t *taken_back)
 {
-    ct_celt_theta_lane_counts(g->theta_lane, helper, taken_back);
+    ct_lane_counts(g->theta_lane, helper, taken_back);
 }
 
 void ct_opus_graph_speculations(const ct_opus_graph *g, uint64_t *posted, uint64_t *run,

@@ -787,7 +787,7 @@ void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
 }
 
 void ct_opus_ms_offer_theta_lane(ct_opus_ms_encoder *st,
-                                 struct ct_celt_theta_lane *lane)
+                                 struct ct_lane *lane)
 {
     int s;
     for (s = 0; s < st->layout.nb_streams; s++)

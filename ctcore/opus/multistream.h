@@ -144,11 +144,11 @@ void ct_opus_ms_stream_channels(const ct_opus_ms_encoder *st, int s, int *c1,
  * NULL: none (ct_opus_ms_encode_float's sequential path never offers). */
 void ct_opus_ms_offer_signal(ct_opus_ms_encoder *st,
                              struct ct_celt_signal_frame *offers, int n);
-/* The frame ring's helper (graph.c, theta_trial.h): until the next offer,
+/* The frame ring's helper (graph.c, runtime/lane.h): until the next offer,
  * every stream's CELT theta searches post their round-up trials to `lane`
  * (one stream at a time: the streams are coded in turn); NULL: none. */
 void ct_opus_ms_offer_theta_lane(ct_opus_ms_encoder *st,
-                                 struct ct_celt_theta_lane *lane);
+                                 struct ct_lane *lane);
 
 /* opus_multistream_encoder_ctl's requests that libopusenc and opusenc send
  * (the others are not ported).

@@ -1,5 +1,5 @@
 /*
- * The theta trial lane (theta_trial.h): one job slot whose state moves
+ * The lane (lane.h): one job slot whose state moves
  * EMPTY -> POSTED (Encode) -> RUNNING (the helper's claim) -> DONE (the
  * helper) -> EMPTY (Encode), or POSTED -> EMPTY (Encode's claim back): the
  * two claims are one compare-and-swap, so exactly one side runs the job.
@@ -15,7 +15,7 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  * New in ct.
  */
-#include "opus/theta_trial.h"
+#include "runtime/lane.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -23,20 +23,20 @@
 
 #include "common/clock.h"
 
-/* How long a side waits actively before it sleeps: a trial takes 1 to
- * 2 µs and Encode posts a frame's trials a few µs apart, so that a helper
- * once awake stays awake through a frame's bands; a wake-up costs tens of
- * µs. */
+/* How long a side waits actively before it sleeps: Opus' theta trial
+ * takes 1 to 2 µs and Encode posts a frame's trials a few µs apart, so
+ * that a helper once awake stays awake through a frame's bands; a wake-up
+ * costs tens of µs. */
 #define SPIN_SECONDS 50e-6
 /* The clock is read once every SPIN_CHECK pauses. */
 #define SPIN_CHECK 32
 
 enum job_state { JOB_EMPTY, JOB_POSTED, JOB_RUNNING, JOB_DONE };
 
-struct ct_celt_theta_lane {
+struct ct_lane {
     atomic_int state;
     /* Written by Encode before the post, read by the side that claims. */
-    ct_celt_theta_job_fn fn;
+    ct_lane_job_fn fn;
     void *job;
     atomic_uint_fast64_t closed; /* the last ticket closed */
     atomic_bool helper_present;  /* a helper serves */
@@ -76,9 +76,9 @@ static bool spin_on(spin *s)
     return true;
 }
 
-ct_celt_theta_lane *ct_celt_theta_lane_new(void)
+ct_lane *ct_lane_new(void)
 {
-    ct_celt_theta_lane *lane = calloc(1, sizeof(*lane));
+    ct_lane *lane = calloc(1, sizeof(*lane));
     if (lane == NULL)
         return NULL;
     if (pthread_mutex_init(&lane->lock, NULL) != 0) {
@@ -96,11 +96,11 @@ ct_celt_theta_lane *ct_celt_theta_lane_new(void)
         free(lane);
         return NULL;
     }
-    ct_celt_theta_lane_reset(lane);
+    ct_lane_reset(lane);
     return lane;
 }
 
-void ct_celt_theta_lane_free(ct_celt_theta_lane *lane)
+void ct_lane_free(ct_lane *lane)
 {
     if (lane == NULL)
         return;
@@ -110,7 +110,7 @@ void ct_celt_theta_lane_free(ct_celt_theta_lane *lane)
     free(lane);
 }
 
-void ct_celt_theta_lane_reset(ct_celt_theta_lane *lane)
+void ct_lane_reset(ct_lane *lane)
 {
     atomic_store(&lane->state, JOB_EMPTY);
     atomic_store(&lane->closed, 0);
@@ -121,7 +121,7 @@ void ct_celt_theta_lane_reset(ct_celt_theta_lane *lane)
     atomic_store(&lane->taken_back, 0);
 }
 
-static void wake(ct_celt_theta_lane *lane, atomic_bool *sleeping,
+static void wake(ct_lane *lane, atomic_bool *sleeping,
                  pthread_cond_t *cond)
 {
     if (atomic_load(sleeping)) {
@@ -135,9 +135,9 @@ static void wake(ct_celt_theta_lane *lane, atomic_bool *sleeping,
 }
 
 /* Sleeps until called(lane, ticket), with the protocol above. */
-static void sleep_until(ct_celt_theta_lane *lane, atomic_bool *sleeping,
+static void sleep_until(ct_lane *lane, atomic_bool *sleeping,
                         pthread_cond_t *cond,
-                        bool (*called)(ct_celt_theta_lane *, uint64_t),
+                        bool (*called)(ct_lane *, uint64_t),
                         uint64_t ticket)
 {
     pthread_mutex_lock(&lane->lock);
@@ -151,12 +151,12 @@ static void sleep_until(ct_celt_theta_lane *lane, atomic_bool *sleeping,
     pthread_mutex_unlock(&lane->lock);
 }
 
-bool ct_celt_theta_lane_has_helper(const ct_celt_theta_lane *lane)
+bool ct_lane_has_helper(const ct_lane *lane)
 {
-    return atomic_load(&((ct_celt_theta_lane *)lane)->helper_present);
+    return atomic_load(&((ct_lane *)lane)->helper_present);
 }
 
-void ct_celt_theta_lane_post(ct_celt_theta_lane *lane, ct_celt_theta_job_fn fn,
+void ct_lane_post(ct_lane *lane, ct_lane_job_fn fn,
                              void *job)
 {
     lane->fn = fn;
@@ -165,18 +165,18 @@ void ct_celt_theta_lane_post(ct_celt_theta_lane *lane, ct_celt_theta_job_fn fn,
     wake(lane, &lane->helper_sleeping, &lane->helper_wake);
 }
 
-void ct_celt_theta_lane_wake(ct_celt_theta_lane *lane)
+void ct_lane_wake(ct_lane *lane)
 {
     wake(lane, &lane->helper_sleeping, &lane->helper_wake);
 }
 
-static bool job_done(ct_celt_theta_lane *lane, uint64_t ticket)
+static bool job_done(ct_lane *lane, uint64_t ticket)
 {
     (void)ticket;
     return atomic_load(&lane->state) == JOB_DONE;
 }
 
-bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane)
+bool ct_lane_complete(ct_lane *lane)
 {
     int expected = JOB_POSTED;
     if (atomic_compare_exchange_strong(&lane->state, &expected, JOB_EMPTY)) {
@@ -195,26 +195,26 @@ bool ct_celt_theta_lane_complete(ct_celt_theta_lane *lane)
     return true;
 }
 
-bool ct_celt_theta_lane_cancel(ct_celt_theta_lane *lane)
+bool ct_lane_cancel(ct_lane *lane)
 {
     int expected = JOB_POSTED;
     return atomic_compare_exchange_strong(&lane->state, &expected, JOB_EMPTY);
 }
 
-void ct_celt_theta_lane_close(ct_celt_theta_lane *lane, uint64_t ticket)
+void ct_lane_close(ct_lane *lane, uint64_t ticket)
 {
     atomic_store(&lane->closed, ticket);
     wake(lane, &lane->helper_sleeping, &lane->helper_wake);
 }
 
 /* Whether the helper has something to do: a job to claim, or its return. */
-static bool helper_called(ct_celt_theta_lane *lane, uint64_t ticket)
+static bool helper_called(ct_lane *lane, uint64_t ticket)
 {
     return atomic_load(&lane->state) == JOB_POSTED ||
            atomic_load(&lane->closed) >= ticket;
 }
 
-void ct_celt_theta_lane_serve(ct_celt_theta_lane *lane, uint64_t ticket)
+void ct_lane_serve(ct_lane *lane, uint64_t ticket)
 {
     atomic_store(&lane->helper_present, true);
     for (;;) {
@@ -239,10 +239,10 @@ void ct_celt_theta_lane_serve(ct_celt_theta_lane *lane, uint64_t ticket)
     }
 }
 
-void ct_celt_theta_lane_counts(const ct_celt_theta_lane *lane, uint64_t *served,
+void ct_lane_counts(const ct_lane *lane, uint64_t *served,
                                uint64_t *taken_back)
 {
-    ct_celt_theta_lane *l = (ct_celt_theta_lane *)lane;
+    ct_lane *l = (ct_lane *)lane;
     if (served != NULL)
         *served = atomic_load(&l->served);
     if (taken_back != NULL)
