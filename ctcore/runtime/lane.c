@@ -121,8 +121,7 @@ void ct_lane_reset(ct_lane *lane)
     atomic_store(&lane->taken_back, 0);
 }
 
-static void wake(ct_lane *lane, atomic_bool *sleeping,
-                 pthread_cond_t *cond)
+static void wake(ct_lane *lane, atomic_bool *sleeping, pthread_cond_t *cond)
 {
     if (atomic_load(sleeping)) {
         pthread_mutex_lock(&lane->lock);
@@ -137,8 +136,7 @@ static void wake(ct_lane *lane, atomic_bool *sleeping,
 /* Sleeps until called(lane, ticket), with the protocol above. */
 static void sleep_until(ct_lane *lane, atomic_bool *sleeping,
                         pthread_cond_t *cond,
-                        bool (*called)(ct_lane *, uint64_t),
-                        uint64_t ticket)
+                        bool (*called)(ct_lane *, uint64_t), uint64_t ticket)
 {
     pthread_mutex_lock(&lane->lock);
     for (;;) {
@@ -156,8 +154,7 @@ bool ct_lane_has_helper(const ct_lane *lane)
     return atomic_load(&((ct_lane *)lane)->helper_present);
 }
 
-void ct_lane_post(ct_lane *lane, ct_lane_job_fn fn,
-                             void *job)
+void ct_lane_post(ct_lane *lane, ct_lane_job_fn fn, void *job)
 {
     lane->fn = fn;
     lane->job = job;
@@ -239,8 +236,7 @@ void ct_lane_serve(ct_lane *lane, uint64_t ticket)
     }
 }
 
-void ct_lane_counts(const ct_lane *lane, uint64_t *served,
-                               uint64_t *taken_back)
+void ct_lane_counts(const ct_lane *lane, uint64_t *served, uint64_t *taken_back)
 {
     ct_lane *l = (ct_lane *)lane;
     if (served != NULL)

@@ -46,8 +46,7 @@ void ct_lane_reset(ct_lane *lane);
 bool ct_lane_has_helper(const ct_lane *lane);
 /* Encode: offers `job` (no other job posted): a helper may run fn(job)
  * from now on, until ct_lane_complete(). */
-void ct_lane_post(ct_lane *lane, ct_lane_job_fn fn,
-                             void *job);
+void ct_lane_post(ct_lane *lane, ct_lane_job_fn fn, void *job);
 /* Encode: once this returns, fn(job) has run and what it wrote is visible:
  * on the helper (true), or here when the helper had not taken the job
  * (false). */
@@ -68,6 +67,6 @@ void ct_lane_serve(ct_lane *lane, uint64_t ticket);
 /* Since the last reset: the jobs the helper ran, and those Encode claimed
  * back and ran itself (either may be NULL). */
 void ct_lane_counts(const ct_lane *lane, uint64_t *served,
-                               uint64_t *taken_back);
+                    uint64_t *taken_back);
 
 #endif

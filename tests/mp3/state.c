@@ -62,7 +62,8 @@ static int encode(ct_pool *pool, int poison, const mp3_pcm *in,
         ret = mp3_encode_stream(enc, in, &pieces, 0, out);
     if (poison >= 0) {
         ct_mp3_graph_speculation speculation;
-        ct_mp3_graph_trace_read(ct_mp3_encoder_graph(enc), seconds, &speculation);
+        ct_mp3_graph_trace_read(ct_mp3_encoder_graph(enc), seconds,
+                                &speculation);
         *speculated = speculation.frames;
     }
     ct_mp3_encoder_free(enc);
