@@ -308,8 +308,8 @@ static int node_resolve(void *ctx, size_t slot, uint64_t frame, int worker)
 
 /* ---- Search ×N ---------------------------------------------------------- */
 
-/* The frame's tag in the atomics of the guesses: the frame a value is the start
- * for, plus 1. */
+/* The frame's tag in search_end: the frame a value is the start for,
+ * plus 1. */
 static uint64_t start_tag(uint64_t frame)
 {
     return (frame + 1) & 0xffffffffu;

@@ -661,12 +661,12 @@ void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
     cbr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
 }
 
-/* The guesses: CBR's reservoir three quarters full, where the target bits of a granule whose pe asks for no
- * more than the mean do not depend on its exact size (ResvMaxBits gives
- * 0.9 * mean_bits and 0.6 * ResvMax to share); ABR's empty, whose largest
- * frame holds the targets of all but the loudest frames. A granule's
- * result holds for a range of targets (ct_mp3_targ_range) and so of
- * reservoirs around the guess. The binary search starts where the caller
+/* The guesses: CBR's reservoir three quarters full, where the target bits
+ * of a granule whose pe asks for no more than the mean do not depend on
+ * its exact size (ResvMaxBits gives 0.9 * mean_bits and 0.6 * ResvMax to
+ * share); ABR's empty, whose largest frame holds the targets of all but
+ * the loudest frames. A granule's result holds for a range of targets
+ * (ct_mp3_targ_range) and so of reservoirs around the guess. The binary search starts where the caller
  * says: its result rarely depends on where it starts, but where it starts
  * as in the commit, the commit need not run it. */
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],

@@ -80,6 +80,13 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
                                const float ms_ener_ratio[2],
                                const ct_mp3_psy_ratio ratio[2][2]);
 
+/* The target bits lo..hi for which a granule's outer_loop (or its start,
+ * or its shaping) runs as it ran: it compares bit counts with the target
+ * and nothing else reads it. Empty (lo > hi): no run. */
+typedef struct ct_mp3_targ_range {
+    int lo, hi;
+} ct_mp3_targ_range;
+
 /*
  * CBR and ABR frames in three steps, for a frame ring:
  *   ct_mp3_loop_prepare: what the loop computes of each granule before its
@@ -88,23 +95,17 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
  *   ct_mp3_loop_speculate: the whole loop run ahead on a scratch state
  *     with a guessed reservoir (CBR: three quarters full, ABR: empty) and
  *     a guessed step size search start (the frame ring: where the previous
- *     frame's speculation ended); keeps each granule's target bits,
- *     the granule as the binary search left it, and its quantization.
+ *     frame's speculation ended); keeps for each granule the ranges of
+ *     target bits its search and its shaping hold for, the granule as the
+ *     binary search left it, and its quantization.
  *   ct_mp3_loop_commit: the loop proper, with the real reservoir and
- *     search starts. A granule whose target bits are the speculation's and
- *     whose binary search leaves it as the speculation's did takes the speculative
- *     quantization (the noise shaping after the search is a function of
- *     exactly those and the granule's xrpow and l3_xmin); any other is
- *     shaped here.
+ *     search starts. A granule whose target bits are in the speculation's
+ *     ranges and whose binary search leaves it as the speculation's did
+ *     takes the speculative quantization (the noise shaping after the
+ *     search is a function of exactly those, the target's range and the
+ *     granule's xrpow and l3_xmin); any other is shaped here.
  * The three give the bytes of the iteration loops above.
  */
-/* The target bits lo..hi for which a granule's outer_loop (or its start,
- * or its shaping) runs as it ran: it compares bit counts with the target
- * and nothing else reads it. Empty (lo > hi): no run. */
-typedef struct ct_mp3_targ_range {
-    int lo, hi;
-} ct_mp3_targ_range;
-
 typedef struct ct_mp3_loop_work {
     float l3_xmin[2][2][SFBMAX];  /* allowed distortion per band */
     float xrpow[2][2][576];       /* |xr|^3/4 */
