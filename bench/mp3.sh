@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Times ctlame against lame on every clip of the audio corpus, with the same
-# flags, alternating them clip by clip in one run: ctlame on one thread
-# (--threads 1, the sequential chain), ctlame on THREADS threads (the frame
-# ring; -j, default 0 = one per online CPU), and lame. Prints for each
-# setting the total time over the corpus (median over the repetitions) of
-# each and the ratios lame / ctlame for both. The first repetition also
+# flags (-V 2, -b 128, --abr 160), alternating them clip by clip in one run:
+# ctlame on one thread (--threads 1, the sequential chain), ctlame on THREADS
+# threads (the frame ring; -j, default 0 = one per online CPU), and lame.
+# Prints for each setting the total time over the corpus (median over the
+# repetitions) of each and the ratios lame / ctlame for both. The first repetition also
 # compares the bytes of both ctlame runs with lame's.
 #
 # usage: bench/mp3.sh [-n REPS] [-j THREADS] [-B BUILD_DIR] [-l LAME] [CORPUS_DIR]
@@ -23,7 +23,7 @@ reps=3
 threads=0
 build="$root/build"
 lame=lame
-settings=("-V 2" "-b 128")
+settings=("-V 2" "-b 128" "--abr 160")
 
 bench_options "n:j:B:l:h" n=reps j=threads B=build l=lame -- "$@"
 shift "$bench_shift"

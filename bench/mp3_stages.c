@@ -11,7 +11,7 @@
  * ReplayGain) besides Dispatch; that part is in the wall time only.
  *
  * usage: mp3_stages [--threads N] [--reps N] [--ring N] [--speculate-all]
- *                   FILE.wav [lame flags]
+ *                   [--split on|off] FILE.wav [lame flags]
  *   --threads  the pool's workers (default 0: one per online CPU)
  *   --reps     encodes of the file (default 3)
  *   --ring     the ring's slots (default 0: the encoder's, 4 per worker,
@@ -19,6 +19,9 @@
  *              its dispatch (the encoder would run the sequential chain)
  *   --speculate-all  CBR/ABR: Search speculates on every frame, as it would
  *              on many cores (ct_mp3_graph_speculate_every_frame)
+ *   --split    CBR/ABR stereo: node Split beside Encode on or off, whatever
+ *              the thread count chooses (ct_mp3_graph_split_channels);
+ *              Split's busy time is the time it runs jobs, not its waits
  *
  * SPDX-License-Identifier: LGPL-2.1-or-later
  */
@@ -74,7 +77,7 @@ static int receive_all(ct_mp3_encoder *encoder)
 /* One encode of the whole input with the trace on: its wall time, the
  * trace, the frames. Returns CT_OK or a CT_E* code. */
 static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
-                  bool speculate_all, const int16_t *pcm, uint64_t frames, double *wall,
+                  bool speculate_all, int split, const int16_t *pcm, uint64_t frames, double *wall,
                   double seconds[CT_MP3_NUM_NODES], ct_mp3_graph_speculation *speculation,
                   uint64_t *mp3_frames)
 {
@@ -90,6 +93,8 @@ static int encode(ct_pool *pool, const ct_mp3_settings *settings, size_t ring,
     ct_mp3_graph *graph = ct_mp3_encoder_graph(encoder);
     r = ct_mp3_graph_trace(graph, true);
     ct_mp3_graph_speculate_every_frame(graph, speculate_all);
+    if (split >= 0)
+        ct_mp3_graph_split_channels(graph, split == 1);
     const double start = ct_clock_seconds();
     for (uint64_t done = 0; r == CT_OK && done < frames;) {
         const uint64_t n = frames - done < CHUNK_FRAMES ? frames - done :
@@ -119,6 +124,7 @@ int main(int argc, char **argv)
 {
     int threads = 0, reps = 3, ring = 0, i = 1;
     bool speculate_all = false;
+    int split = -1; /* the thread count's choice */
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         if (strcmp(argv[i], "--speculate-all") == 0) {
             speculate_all = true;
@@ -129,12 +135,16 @@ int main(int argc, char **argv)
             reps = atoi(argv[i + 1]);
         else if (strcmp(argv[i], "--ring") == 0)
             ring = atoi(argv[i + 1]);
+        else if (strcmp(argv[i], "--split") == 0 && strcmp(argv[i + 1], "on") == 0)
+            split = 1;
+        else if (strcmp(argv[i], "--split") == 0 && strcmp(argv[i + 1], "off") == 0)
+            split = 0;
         else
             break;
     }
     if (i >= argc || reps < 1 || threads < 0 || ring < 0) {
         fprintf(stderr, "usage: %s [--threads N] [--reps N] [--ring N] [--speculate-all] "
-                        "FILE.wav [lame flags]\n", argv[0]);
+                        "[--split on|off] FILE.wav [lame flags]\n", argv[0]);
         return 2;
     }
     const char *path = argv[i];
@@ -164,9 +174,12 @@ int main(int argc, char **argv)
     double *busy = calloc((size_t)reps, sizeof(double));
     double *spec = calloc((size_t)reps, sizeof(double));
     double *taken = calloc((size_t)reps, sizeof(double));
+    double *split_posted = calloc((size_t)reps, sizeof(double));
+    double *split_served = calloc((size_t)reps, sizeof(double));
     double *node = calloc((size_t)reps, sizeof(double));
     if (pcm == NULL || pool == NULL || runs == NULL || walls == NULL ||
-        busy == NULL || spec == NULL || taken == NULL || node == NULL) {
+        busy == NULL || spec == NULL || taken == NULL || node == NULL ||
+        split_posted == NULL || split_served == NULL) {
         fprintf(stderr, "out of memory\n");
         return 1;
     }
@@ -188,7 +201,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; ++r) {
         double *seconds = runs + (size_t)r * CT_MP3_NUM_NODES;
         ct_mp3_graph_speculation speculation;
-        if (encode(pool, &flags.settings, slots, speculate_all, pcm, frames, &walls[r],
+        if (encode(pool, &flags.settings, slots, speculate_all, split, pcm, frames, &walls[r],
                    seconds, &speculation, &mp3_frames) != CT_OK)
             return 1;
         for (int n = 0; n < CT_MP3_NUM_NODES; ++n)
@@ -196,6 +209,10 @@ int main(int argc, char **argv)
         spec[r] = mp3_frames > 0 ? (double)speculation.frames / (double)mp3_frames : 0;
         taken[r] = speculation.granules > 0 ?
                        (double)speculation.taken / (double)speculation.granules : 0;
+        split_posted[r] = (double)speculation.split_posted;
+        split_served[r] = speculation.split_posted > 0 ?
+                              (double)speculation.split_served / (double)speculation.split_posted :
+                              0;
     }
 
     printf("%s", path);
@@ -227,11 +244,18 @@ int main(int argc, char **argv)
         printf("  speculated: %.1f %% of the frames; Encode took %.1f %% of their "
                "granules\n",
                100.0 * median(spec, reps), 100.0 * median(taken, reps));
+    if (median(split_posted, reps) > 0)
+        printf("  split: %.0f granules posted to Split (%.2f per frame), %.1f %% of them run "
+               "there\n",
+               median(split_posted, reps), median(split_posted, reps) / (double)mp3_frames,
+               100.0 * median(split_served, reps));
     /* the serial nodes run one after the other on every frame: their sum
        per frame is the chain no number of cores shortens */
     printf("serial chain: %.1f us/frame of %.1f us/frame: bound %.1fx\n", serial * per_frame,
            total * per_frame, serial > 0 ? total / serial : 0.0);
 
+    free(split_served);
+    free(split_posted);
     free(node);
     free(spec);
     free(taken);

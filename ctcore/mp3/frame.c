@@ -430,7 +430,7 @@ void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_
  * loop, or, with the frame's prepared and speculated loop work (its pe
  * smoothed already), the commit. */
 static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
-                     ct_mp3_loop_work *loop)
+                     ct_mp3_loop_work *loop, const ct_mp3_loop_split *split)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     int const mode_ext = gfc->ov_enc.mode_ext;
@@ -442,7 +442,7 @@ static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
     case CT_MP3_VBR_OFF:
     case CT_MP3_VBR_ABR:
         if (loop != NULL) {
-            ct_mp3_loop_commit(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, loop);
+            ct_mp3_loop_commit(gfc, (const float (*)[2]) pe_use, fr->ms_ener_ratio, loop, split);
             break;
         }
         smooth_pe(gfc, pe_use);
@@ -524,7 +524,7 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
     gfc->ov_enc.mode_ext = ct_mp3_ms_decision(&gfc->cfg, &fr, &gfc->l3_side);
 
     /* Stage 4: quantization loop */
-    quantize(gfc, &fr, NULL, NULL);
+    quantize(gfc, &fr, NULL, NULL, NULL);
 
     ct_mp3_set_masking_lower(gfc, &gfc->l3_side);
 
@@ -534,11 +534,12 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
 
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
                         ct_mp3_vbr_work *work, const ct_mp3_main_data *searched,
-                        ct_mp3_loop_work *loop, unsigned char *mp3buf, int mp3buf_size)
+                        ct_mp3_loop_work *loop, const ct_mp3_loop_split *split,
+                        unsigned char *mp3buf, int mp3buf_size)
 {
     frame_padding(gfc);
     gfc->ov_enc.mode_ext = mode_ext;
-    quantize(gfc, fr, work, loop);
+    quantize(gfc, fr, work, loop, split);
     /* the main data of the frame as searched holds unless the commit
        requantized granules to fit the bit budget */
     if (work == NULL || work->refit)

@@ -132,9 +132,12 @@ void ct_mp3_frame_loop_search(ct_mp3_state *scratch, ct_mp3_frame *fr, int mode_
  * out to mp3buf (their count, or negative when mp3buf_size is too small)
  * and the LAME tag's accounting. VBR with work: searched, if not NULL, is
  * the main data coded from the searched frame (ct_mp3_encode_main_data),
- * written where the commit did not requantize the frame. */
+ * written where the commit did not requantize the frame. CBR/ABR with
+ * loop: split, if not NULL, the commit's second channel helper
+ * (ct_mp3_loop_split). */
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
                         ct_mp3_vbr_work *work, const ct_mp3_main_data *searched,
-                        ct_mp3_loop_work *loop, unsigned char *mp3buf, int mp3buf_size);
+                        ct_mp3_loop_work *loop, const ct_mp3_loop_split *split,
+                        unsigned char *mp3buf, int mp3buf_size);
 
 #endif

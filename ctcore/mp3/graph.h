@@ -152,6 +152,7 @@ typedef enum ct_mp3_graph_node {
     CT_MP3_NODE_RESOLVE,
     CT_MP3_NODE_SEARCH,
     CT_MP3_NODE_ENCODE,
+    CT_MP3_NODE_SPLIT, /* beside Encode: its time in jobs, not its waits */
     CT_MP3_NUM_NODES
 } ct_mp3_graph_node;
 
@@ -170,6 +171,10 @@ typedef struct ct_mp3_graph_speculation {
     uint64_t frames;
     uint64_t granules;
     uint64_t taken;
+    /* since the start: the stereo granules whose second channel Encode
+     * posted for Split, and those Split ran */
+    uint64_t split_posted;
+    uint64_t split_served;
 } ct_mp3_graph_speculation;
 
 /* The trace so far (zeros without one), while no frame is in flight: each
@@ -185,6 +190,13 @@ void ct_mp3_graph_trace_read(const ct_mp3_graph *graph, double seconds[CT_MP3_NU
  * many cores, where Search keeps ahead. The bytes are the same.
  */
 void ct_mp3_graph_speculate_every_frame(ct_mp3_graph *graph, bool on);
+
+/*
+ * For tests and bench/mp3_stages, after ct_mp3_graph_start and before the
+ * first frame: CBR/ABR stereo's node Split beside Encode (on) or not
+ * (off), whatever the thread count would choose. The bytes are the same.
+ */
+void ct_mp3_graph_split_channels(ct_mp3_graph *graph, bool on);
 
 /*
  * For tests/mp3/state.c, while no frame is in flight: from now on, the

@@ -490,37 +490,44 @@ static int targ_in(const ct_mp3_targ_range *range, int targ_bits)
     return range->lo <= targ_bits && targ_bits <= range->hi;
 }
 
-/* outer_loop of one granule with its target bits; the commit takes the
- * speculative result where the start agrees with the speculation's and
- * the target is one the speculation's shaping ran for, and the
- * speculation divides the regions of its result ahead of
- * iteration_finish_one. Returns whether the granule's regions are
- * divided. */
-static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_xmin,
-                            float xrpow[576], int targ_bits, ct_mp3_loop_work *work,
-                            loop_run run)
+/* Whether the commit's granule takes the speculation's result as it is:
+ * its step size search would start, and so run, as the speculation's, and
+ * its target is one the speculation's search and shaping ran for
+ * (sv_qnt.pseudohalf, which the search's start also sets, is the scratch
+ * of one granule's search). */
+static int spec_holds(const ct_mp3_qnt_state *qnt, const ct_mp3_loop_work *work, int gr, int ch,
+                      int targ_bits)
 {
-    ct_mp3_gr_info *const cod_info = &gfc->l3_side.tt[gr][ch];
+    return qnt->OldValue[ch] == work->spec_search[gr][ch][0]
+           && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]
+           && targ_in(&work->spec_start_targ[gr][ch], targ_bits)
+           && targ_in(&work->spec_shape_targ[gr][ch], targ_bits);
+}
+
+/* outer_loop of one granule (cod_info, of the frame's granule gr, ch)
+ * with its target bits on gfc's tables and step size search; the commit
+ * takes the speculative result where the start agrees with the
+ * speculation's and the target is one the speculation's shaping ran for,
+ * and the speculation divides the regions of its result ahead of
+ * iteration_finish_one. Returns whether the granule's regions are
+ * divided (in the commit: whether it took the speculation's). */
+static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr, int ch,
+                            const float *l3_xmin, float xrpow[576], int targ_bits,
+                            ct_mp3_loop_work *work, loop_run run)
+{
     ct_mp3_qnt_state *const qnt = &gfc->sv_qnt;
     ct_mp3_targ_range *start_targ = NULL, *shape_targ = NULL;
 
     if (run == LOOP_COMMIT && targ_in(&work->spec_shape_targ[gr][ch], targ_bits)) {
-        /* the step size search would start, and so run, as the
-         * speculation's: its end is known (sv_qnt.pseudohalf, which the
-         * start also sets, is the scratch of one granule's search) */
-        if (qnt->OldValue[ch] == work->spec_search[gr][ch][0]
-            && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]
-            && targ_in(&work->spec_start_targ[gr][ch], targ_bits)) {
+        if (spec_holds(qnt, work, gr, ch, targ_bits)) {
             *cod_info = work->spec[gr][ch];
             qnt->OldValue[ch] = work->spec_search[gr][ch][2];
             qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
-            work->taken++;
             return 1;
         }
         ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits, NULL);
         if (start_equal(cod_info, &work->spec_start[gr][ch])) {
             *cod_info = work->spec[gr][ch];
-            work->taken++;
             return 1;
         }
     } else {
@@ -548,9 +555,68 @@ static int granule_quantize(ct_mp3_state *gfc, int gr, int ch, const float *l3_x
     return 1;
 }
 
+/* Channel 1's outer_loop of the commit on the split's helper state. */
+typedef struct channel_job {
+    ct_mp3_state *helper;
+    ct_mp3_gr_info *cod_info;
+    const float *l3_xmin;
+    float *xrpow;
+    int gr, targ_bits;
+    ct_mp3_loop_work *work;
+    int divided; /* granule_quantize's result */
+} channel_job;
+
+static void channel_job_run(void *arg)
+{
+    channel_job *const job = arg;
+
+    job->divided = granule_quantize(job->helper, job->cod_info, job->gr, 1, job->l3_xmin,
+                                    job->xrpow, job->targ_bits, job->work, LOOP_COMMIT);
+}
+
+/* A stereo granule of the commit with its target bits per channel:
+ * where neither channel takes the speculation's result as it is, channel
+ * 1's outer_loop goes to the split's helper (quantize.h) while channel 0's
+ * runs here. */
+static void granule_commit_split(ct_mp3_state *gfc, int gr, const int targ_bits[2],
+                                 ct_mp3_loop_work *work, const ct_mp3_loop_split *split)
+{
+    ct_mp3_qnt_state *const qnt = &gfc->sv_qnt;
+    ct_mp3_qnt_state *const helper_qnt = &split->helper->sv_qnt;
+    ct_mp3_gr_info *const tt = gfc->l3_side.tt[gr];
+    int const posted = work->active[gr][0] && work->active[gr][1]
+                       && !spec_holds(qnt, work, gr, 0, targ_bits[0])
+                       && !spec_holds(qnt, work, gr, 1, targ_bits[1]);
+    channel_job job = {split->helper, &tt[1], work->l3_xmin[gr][1], work->xrpow[gr][1],
+                       gr, targ_bits[1], work, 0};
+    int divided[2] = {0, 0};
+
+    if (posted) {
+        helper_qnt->OldValue[1] = qnt->OldValue[1];
+        helper_qnt->CurrentStep[1] = qnt->CurrentStep[1];
+        ct_lane_post(split->lane, channel_job_run, &job);
+    }
+    if (work->active[gr][0])
+        divided[0] = granule_quantize(gfc, &tt[0], gr, 0, work->l3_xmin[gr][0],
+                                      work->xrpow[gr][0], targ_bits[0], work, LOOP_COMMIT);
+    iteration_finish_one(gfc, gr, 0, divided[0]);
+    if (posted) {
+        (void) ct_lane_complete(split->lane);
+        qnt->OldValue[1] = helper_qnt->OldValue[1];
+        qnt->CurrentStep[1] = helper_qnt->CurrentStep[1];
+        divided[1] = job.divided;
+    } else if (work->active[gr][1]) {
+        divided[1] = granule_quantize(gfc, &tt[1], gr, 1, work->l3_xmin[gr][1],
+                                      work->xrpow[gr][1], targ_bits[1], work, LOOP_COMMIT);
+    }
+    iteration_finish_one(gfc, gr, 1, divided[1]);
+    work->taken += divided[0] + divided[1];
+}
+
 /* ABR_iteration_loop: encode a frame with a desired average bitrate. */
 static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
-                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run)
+                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run,
+                     const ct_mp3_loop_split *split)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     ct_mp3_enc_result *const eov = &gfc->ov_enc;
@@ -569,6 +635,13 @@ static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
     for (gr = 0; gr < cfg->mode_gr; gr++) {
         if (run == LOOP_PLAIN && gfc->ov_enc.mode_ext == MPG_MD_MS_LR)
             ms_convert(&gfc->l3_side, gr);
+        if (split != NULL && ct_lane_has_helper(split->lane)) {
+            for (ch = 0; ch < 2; ch++)
+                if (work->active[gr][ch] && work->ath_over[gr][ch] == 0)
+                    targ_bits[gr][ch] = analog_silence_bits;
+            granule_commit_split(gfc, gr, targ_bits[gr], work, split);
+            continue;
+        }
         for (ch = 0; ch < cfg->channels_out; ch++) {
             float *xrpow;
             const float *l3_xmin;
@@ -584,10 +657,12 @@ static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
                 if (0 == ath_over) /* analog silence */
                     targ_bits[gr][ch] = analog_silence_bits;
 
-                divided = granule_quantize(gfc, gr, ch, l3_xmin, xrpow, targ_bits[gr][ch],
-                                           work, run);
+                divided = granule_quantize(gfc, &gfc->l3_side.tt[gr][ch], gr, ch, l3_xmin,
+                                           xrpow, targ_bits[gr][ch], work, run);
             }
             iteration_finish_one(gfc, gr, ch, divided);
+            if (run == LOOP_COMMIT)
+                work->taken += divided;
         }
     }
 
@@ -603,7 +678,8 @@ static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
 
 /* CBR_iteration_loop: encodes one frame with constant bitrate. */
 static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
-                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run)
+                     const ct_mp3_psy_ratio ratio[2][2], ct_mp3_loop_work *work, loop_run run,
+                     const ct_mp3_loop_split *split)
 {
     const ct_mp3_config *const cfg = &gfc->cfg;
     float l3_xmin_buf[SFBMAX];
@@ -625,6 +701,10 @@ static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
             reduce_side(targ_bits, ms_ener_ratio[gr], mean_bits, max_bits);
         }
 
+        if (split != NULL && ct_lane_has_helper(split->lane)) {
+            granule_commit_split(gfc, gr, targ_bits, work, split);
+            continue;
+        }
         for (ch = 0; ch < cfg->channels_out; ch++) {
             float *xrpow;
             const float *l3_xmin;
@@ -637,10 +717,12 @@ static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
             if (granule_inputs(gfc, gr, ch, run == LOOP_PLAIN ? &ratio[gr][ch] : NULL, work,
                                run, xrpow_buf, l3_xmin_buf, &xrpow, &l3_xmin)
                 >= 0)
-                divided = granule_quantize(gfc, gr, ch, l3_xmin, xrpow, targ_bits[ch], work,
-                                           run);
+                divided = granule_quantize(gfc, &gfc->l3_side.tt[gr][ch], gr, ch, l3_xmin,
+                                           xrpow, targ_bits[ch], work, run);
 
             iteration_finish_one(gfc, gr, ch, divided);
+            if (run == LOOP_COMMIT)
+                work->taken += divided;
         }
     }
 
@@ -651,14 +733,14 @@ void ct_mp3_abr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
                                const float ms_ener_ratio[2],
                                const ct_mp3_psy_ratio ratio[2][2])
 {
-    abr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
+    abr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN, NULL);
 }
 
 void ct_mp3_cbr_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],
                                const float ms_ener_ratio[2],
                                const ct_mp3_psy_ratio ratio[2][2])
 {
-    cbr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN);
+    cbr_loop(gfc, pe, ms_ener_ratio, ratio, NULL, LOOP_PLAIN, NULL);
 }
 
 /* The guesses: CBR's reservoir three quarters full, where the target bits
@@ -682,11 +764,11 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
     work->speculated = 0;
     if (scratch->cfg.vbr == CT_MP3_VBR_ABR) {
         scratch->sv_enc.ResvSize = 0;
-        abr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
+        abr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE, NULL);
     } else {
         (void) ct_mp3_resv_frame_begin(scratch, &mean_bits);
         scratch->sv_enc.ResvSize = scratch->sv_enc.ResvMax / 32 * 24;
-        cbr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE);
+        cbr_loop(scratch, pe, ms_ener_ratio, NULL, work, LOOP_SPECULATE, NULL);
     }
     for (ch = 0; ch < 2; ch++) {
         search[ch][0] = scratch->sv_qnt.OldValue[ch];
@@ -695,11 +777,13 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
 }
 
 void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
-                        ct_mp3_loop_work *work)
+                        ct_mp3_loop_work *work, const ct_mp3_loop_split *split)
 {
+    if (gfc->cfg.channels_out != 2)
+        split = NULL;
     work->taken = 0;
     if (gfc->cfg.vbr == CT_MP3_VBR_ABR)
-        abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT);
+        abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT, split);
     else
-        cbr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT);
+        cbr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT, split);
 }

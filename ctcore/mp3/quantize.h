@@ -63,6 +63,7 @@
 
 #include <stdbool.h>
 
+#include "runtime/lane.h"
 #include "state.h"
 
 /* ---- quantize_init.c ---------------------------------------------------- */
@@ -137,9 +138,30 @@ void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info
 void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
                            const float ms_ener_ratio[2], int search[2][2],
                            ct_mp3_loop_work *work);
-/* The loop proper on gfc->l3_side's prepared granules. */
+/*
+ * The commit's second channel on a helper: outer_loop of one channel
+ * reads of the other nothing but the target bits, which the granule sets
+ * for both before either runs (on_pe, reduce_side; ABR:
+ * calc_target_bits), and writes of the state only its channel's step size
+ * search (sv_qnt.OldValue, sv_qnt.CurrentStep) and sv_qnt.pseudohalf, the
+ * scratch of one granule's search (its start resets every band it reads).
+ * So where both channels of a granule need their outer_loop, the commit
+ * posts channel 1's on the lane, run on `helper`, a copy of the encoder's
+ * quantization part (state.h) with channel 1's search start copied in and
+ * out, while it runs channel 0's and its iteration_finish_one; then it
+ * completes the job and finishes channel 1. The same arithmetic on the
+ * same inputs: the bytes of the loop.
+ */
+typedef struct ct_mp3_loop_split {
+    ct_lane *lane;
+    ct_mp3_state *helper;
+} ct_mp3_loop_split;
+
+/* The loop proper on gfc->l3_side's prepared granules; split: the second
+ * channel's helper, NULL for none (and where the lane has no helper
+ * serving, the commit runs both channels itself). */
 void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_ener_ratio[2],
-                        ct_mp3_loop_work *work);
+                        ct_mp3_loop_work *work, const ct_mp3_loop_split *split);
 /* vbr_mt and vbr_mtrh: ct_mp3_vbr_prepare, ct_mp3_vbr_search_frame and
  * ct_mp3_vbr_commit_frame in a row, on a ct_mp3_vbr_work of its own. */
 void ct_mp3_vbr_new_iteration_loop(ct_mp3_state *gfc, const float pe[2][2],

@@ -46,6 +46,10 @@ struct ct_lane {
     atomic_bool helper_sleeping, encode_sleeping;
 
     atomic_uint_fast64_t served, taken_back;
+    /* the trace: on, and the helper's time in jobs (the helper's alone
+     * while it serves) */
+    bool trace;
+    double served_seconds;
 };
 
 static void cpu_pause(void)
@@ -119,6 +123,7 @@ void ct_lane_reset(ct_lane *lane)
     atomic_store(&lane->helper_present, false);
     atomic_store(&lane->served, 0);
     atomic_store(&lane->taken_back, 0);
+    lane->served_seconds = 0;
 }
 
 static void wake(ct_lane *lane, atomic_bool *sleeping, pthread_cond_t *cond)
@@ -224,7 +229,10 @@ void ct_lane_serve(ct_lane *lane, uint64_t ticket)
         int expected = JOB_POSTED;
         if (atomic_compare_exchange_strong(&lane->state, &expected,
                                            JOB_RUNNING)) {
+            const double start = lane->trace ? ct_clock_seconds() : 0;
             lane->fn(lane->job);
+            if (lane->trace)
+                lane->served_seconds += ct_clock_seconds() - start;
             atomic_fetch_add_explicit(&lane->served, 1, memory_order_relaxed);
             atomic_store(&lane->state, JOB_DONE);
             wake(lane, &lane->encode_sleeping, &lane->encode_wake);
@@ -243,4 +251,14 @@ void ct_lane_counts(const ct_lane *lane, uint64_t *served, uint64_t *taken_back)
         *served = atomic_load(&l->served);
     if (taken_back != NULL)
         *taken_back = atomic_load(&l->taken_back);
+}
+
+void ct_lane_trace(ct_lane *lane, bool on)
+{
+    lane->trace = on;
+}
+
+double ct_lane_served_seconds(const ct_lane *lane)
+{
+    return lane->served_seconds;
 }

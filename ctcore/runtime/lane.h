@@ -69,4 +69,12 @@ void ct_lane_serve(ct_lane *lane, uint64_t ticket);
 void ct_lane_counts(const ct_lane *lane, uint64_t *served,
                     uint64_t *taken_back);
 
+/* Traces (on) or not (the default) the time the helper spends running
+ * jobs, for a graph's trace to count as work what its waits are not; no
+ * helper may be serving. */
+void ct_lane_trace(ct_lane *lane, bool on);
+/* Since the last reset, with the trace on: the seconds the helper ran
+ * jobs. No helper may be serving. */
+double ct_lane_served_seconds(const ct_lane *lane);
+
 #endif

@@ -7,9 +7,11 @@
  * (ct_mp3_encoder_new on a NULL pool), which the oracle tests prove
  * identical to Debian's lame. On one thread the ring runs every frame
  * through its nodes at dispatch (no concurrency: the decomposition alone);
- * on more, the nodes run on the pool's threads. Three configurations also
+ * on more, the nodes run on the pool's threads. Some configurations also
  * speculate CBR/ABR on every frame (ct_mp3_graph_speculate_every_frame),
- * as the ring does on many cores.
+ * as the ring does on many cores, and some put node Split beside Encode
+ * (ct_mp3_graph_split_channels) at thread counts its rule leaves it off,
+ * or leave it off where the rule puts it on.
  *
  * The input goes in pieces of varying sizes; some runs receive after each
  * piece, others only after the drain; one run per case resets the encoder
@@ -45,32 +47,41 @@ static const char *const quick_settings[] = {
     "-V 2", "-b 128", "--abr 160", "-m m", "-b 32", "-V 9.999",
 };
 
+/* Node Split: as the thread count chooses, forced on, forced off. */
+enum { SPLIT_RULE, SPLIT_ON, SPLIT_OFF };
+
 /* A run: threads of the pool (0: NULL pool), ring slots (0: the default;
  * with one thread, 0 is the sequential chain), CBR/ABR's speculation on
- * every frame (ct_mp3_graph_speculate_every_frame). */
+ * every frame (ct_mp3_graph_speculate_every_frame), node Split. */
 typedef struct config {
     int threads;
     size_t ring;
     bool speculate_all;
+    int split;
 } config;
 
 static const config configs[] = {
-    {1, 1, false}, {1, 2, false}, {1, 16, false},
-    {2, 0, false}, {3, 0, false}, {4, 0, false}, {5, 0, false}, {6, 0, false}, {7, 0, false},
-    {2, 1, false}, {2, 2, false}, {2, 128, false}, {3, 2, false}, {7, 2, false}, {7, 128, false},
-    {2, 0, true}, {4, 2, true}, {7, 0, true},
-    {16, 0, false}, {16, 2, false}, {16, 0, true},
+    {1, 1, false, SPLIT_RULE}, {1, 2, false, SPLIT_RULE}, {1, 16, false, SPLIT_RULE},
+    {2, 0, false, SPLIT_RULE}, {3, 0, false, SPLIT_RULE}, {4, 0, false, SPLIT_RULE},
+    {5, 0, false, SPLIT_RULE}, {6, 0, false, SPLIT_RULE}, {7, 0, false, SPLIT_RULE},
+    {2, 1, false, SPLIT_RULE}, {2, 2, false, SPLIT_RULE}, {2, 128, false, SPLIT_RULE},
+    {3, 2, false, SPLIT_RULE}, {7, 2, false, SPLIT_RULE}, {7, 128, false, SPLIT_RULE},
+    {2, 0, true, SPLIT_RULE}, {4, 2, true, SPLIT_RULE}, {7, 0, true, SPLIT_RULE},
+    {16, 0, false, SPLIT_RULE}, {16, 2, false, SPLIT_RULE}, {16, 0, true, SPLIT_RULE},
+    {1, 2, false, SPLIT_ON}, {2, 0, false, SPLIT_ON}, {3, 2, true, SPLIT_ON},
+    {4, 128, false, SPLIT_ON}, {7, 0, false, SPLIT_OFF}, {16, 0, true, SPLIT_OFF},
 };
 #define NUM_CONFIGS ((int) (sizeof(configs) / sizeof(configs[0])))
 
 static const config quick_configs[] = {
-    {1, 2, false}, {2, 0, false}, {3, 2, false}, {4, 1, false}, {7, 0, false}, {2, 128, false},
-    {3, 0, true},
+    {1, 2, false, SPLIT_RULE}, {2, 0, false, SPLIT_RULE}, {3, 2, false, SPLIT_RULE},
+    {4, 1, false, SPLIT_RULE}, {7, 0, false, SPLIT_RULE}, {2, 128, false, SPLIT_RULE},
+    {3, 0, true, SPLIT_RULE}, {2, 0, false, SPLIT_ON}, {3, 2, true, SPLIT_ON},
 };
 #define NUM_QUICK_CONFIGS ((int) (sizeof(quick_configs) / sizeof(quick_configs[0])))
 
 /* The reference: the sequential chain on a NULL pool. */
-static const config sequential = {0, 0, false};
+static const config sequential = {0, 0, false, SPLIT_RULE};
 
 /* ---- encoding ----------------------------------------------------------- */
 
@@ -97,6 +108,8 @@ static int encode(ct_pool *pool, const config *cf, const mp3_pcm *in, const mp3_
     }
     if (cf->speculate_all && ct_mp3_encoder_graph(enc) != NULL)
         ct_mp3_graph_speculate_every_frame(ct_mp3_encoder_graph(enc), true);
+    if (cf->split != SPLIT_RULE && ct_mp3_encoder_graph(enc) != NULL)
+        ct_mp3_graph_split_channels(ct_mp3_encoder_graph(enc), cf->split == SPLIT_ON);
     if (fd->stop_at > 0) {
         mp3_buf junk = {0};
         ret = mp3_encode_stream(enc, in, &fd->pieces, fd->stop_at, &junk);
@@ -245,9 +258,11 @@ int main(int argc, char **argv)
         size_t ring = cf->ring > 0 ? cf->ring : (size_t) 4 * (size_t) ct_pool_threads(pool);
         if (cf->ring == 0)
             ring = ring < 16 ? 16 : ring > 128 ? 128 : ring;
-        printf("threads %d, ring %zu%s%s: %d of %d identical\n", cf->threads, ring,
+        printf("threads %d, ring %zu%s%s%s: %d of %d identical\n", cf->threads, ring,
                cf->ring == 0 ? " (default)" : "",
-               cf->speculate_all ? ", speculation on every frame" : "", m.identical[c], m.run[c]);
+               cf->speculate_all ? ", speculation on every frame" : "",
+               cf->split == SPLIT_ON ? ", Split on" : cf->split == SPLIT_OFF ? ", Split off" : "",
+               m.identical[c], m.run[c]);
         total += m.run[c];
         identical += m.identical[c];
     }
