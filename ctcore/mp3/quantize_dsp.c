@@ -78,15 +78,16 @@ static float sfb_noise_x34_rest(const float *pow43, const float *adj43asm, const
 
 float ct_mp3_sfb_noise_x34_c(const float *pow43, const float *adj43asm, const float *xr,
                              const float *xr34, unsigned int bw, float sfpow,
-                             float sfpow34)
+                             float sfpow34, float limit)
 {
     double x[4];
     int l3[4];
     float xfsf = 0;
-    unsigned int i = bw >> 2u;
+    unsigned int const groups = bw >> 2u;
     unsigned int const remaining = (bw & 0x03u);
+    unsigned int g;
 
-    while (i-- > 0) {
+    for (g = 0; g < groups; g++) {
         x[0] = sfpow34 * xr34[0];
         x[1] = sfpow34 * xr34[1];
         x[2] = sfpow34 * xr34[2];
@@ -105,6 +106,8 @@ float ct_mp3_sfb_noise_x34_c(const float *pow43, const float *adj43asm, const fl
 
         xr += 4;
         xr34 += 4;
+        if ((g & 1u) && xfsf > limit)
+            return xfsf;
     }
     return sfb_noise_x34_rest(pow43, adj43asm, xr, xr34, remaining, sfpow, sfpow34, xfsf);
 }

@@ -13,10 +13,13 @@ typedef struct ct_mp3_quantize_dsp {
      * of bw lines at scalefactor step sfpow (sfpow34 = sfpow^-3/4):
      * k = quantize(sfpow34 * xr34[i]) with adj43asm, noise
      * (|xr[i]| - sfpow * pow43[k])^2, summed in double by groups of 4
-     * ((x0 + x1) + (x2 + x3)) into a float. */
+     * ((x0 + x1) + (x2 + x3)) into a float. The search asks only whether
+     * the noise exceeds limit, and a sum of squares only grows: the sum
+     * stops after the first 8 lines 8j .. 8j + 7 (j < bw / 8) where it
+     * exceeds limit, and returns that partial sum. */
     float (*sfb_noise_x34)(const float *pow43, const float *adj43asm,
                            const float *xr, const float *xr34, unsigned int bw,
-                           float sfpow, float sfpow34);
+                           float sfpow, float sfpow34, float limit);
     /* takehiro.c quantize_lines_xrpow, vbrquantize.c quantize_x34 (k_34):
      * ix[i] = the TAKEHIRO_IEEE754_HACK quantization of istep * xr34[i]
      * for i < n (istep * xr34[i] <= IXMAX_VAL). */
@@ -41,7 +44,7 @@ void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags);
 
 float ct_mp3_sfb_noise_x34_c(const float *pow43, const float *adj43asm, const float *xr,
                              const float *xr34, unsigned int bw, float sfpow,
-                             float sfpow34);
+                             float sfpow34, float limit);
 void ct_mp3_quantize_x34_c(const float *adj43asm, float istep, const float *xr34, int *ix,
                            unsigned int n);
 float ct_mp3_init_xrpow_c(const float *xr, float *xrpow, int n, float *sum, float max);
@@ -51,7 +54,7 @@ int ct_mp3_ix_max_c(const int *ix, int n);
 #if defined(__x86_64__)
 float ct_mp3_sfb_noise_x34_sse2(const float *pow43, const float *adj43asm, const float *xr,
                                 const float *xr34, unsigned int bw, float sfpow,
-                                float sfpow34);
+                                float sfpow34, float limit);
 void ct_mp3_quantize_x34_sse2(const float *adj43asm, float istep, const float *xr34,
                               int *ix, unsigned int n);
 float ct_mp3_init_xrpow_sse2(const float *xr, float *xrpow, int n, float *sum, float max);
@@ -60,7 +63,7 @@ int ct_mp3_ix_max_sse2(const int *ix, int n);
 
 float ct_mp3_sfb_noise_x34_avx2(const float *pow43, const float *adj43asm, const float *xr,
                                 const float *xr34, unsigned int bw, float sfpow,
-                                float sfpow34);
+                                float sfpow34, float limit);
 void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const float *xr34,
                               int *ix, unsigned int n);
 float ct_mp3_init_xrpow_avx2(const float *xr, float *xrpow, int n, float *sum, float max);

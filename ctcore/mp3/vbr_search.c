@@ -70,17 +70,20 @@ static uint8_t find_lowest_scalefac(const float *ipow20, const float xr34)
     return sf_ok;
 }
 
-/* The quantization noise of a band at scalefactor sf; only for sf with
- * sfpow34 * xr34 <= IXMAX_VAL (quantize_dsp.h: sfb_noise_x34). */
+/* The quantization noise of a band at scalefactor sf, or where it exceeds
+ * l3_xmin a partial sum that does (tri_calc_sfb_noise_x34 only compares it
+ * with l3_xmin); only for sf with sfpow34 * xr34 <= IXMAX_VAL
+ * (quantize_dsp.h: sfb_noise_x34). */
 static float calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
-                                const float *xr34, unsigned int bw, uint8_t sf)
+                                const float *xr34, unsigned int bw, uint8_t sf,
+                                float l3_xmin)
 {
     const ct_mp3_qnt_tables *const qtab = &gfc->qtab;
     const float sfpow = qtab->pow20[sf + Q_MAX2]; /* pow(2.0,sf/4.0) */
     const float sfpow34 = qtab->ipow20[sf];       /* pow(sfpow,-3.0/4.0) */
 
     return gfc->dsp.quantize.sfb_noise_x34(qtab->pow43, qtab->adj43asm, xr, xr34, bw, sfpow,
-                                           sfpow34);
+                                           sfpow34, l3_xmin);
 }
 
 typedef struct calc_noise_cache {
@@ -95,7 +98,7 @@ static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
 {
     if (did_it[sf].valid == 0) {
         did_it[sf].valid = 1;
-        did_it[sf].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf);
+        did_it[sf].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf, l3_xmin);
     }
     if (l3_xmin < did_it[sf].value)
         return 1;
@@ -103,7 +106,7 @@ static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
         uint8_t const sf_x = sf + 1;
         if (did_it[sf_x].valid == 0) {
             did_it[sf_x].valid = 1;
-            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x);
+            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x, l3_xmin);
         }
         if (l3_xmin < did_it[sf_x].value)
             return 1;
@@ -112,7 +115,7 @@ static uint8_t tri_calc_sfb_noise_x34(const ct_mp3_state *gfc, const float *xr,
         uint8_t const sf_x = sf - 1;
         if (did_it[sf_x].valid == 0) {
             did_it[sf_x].valid = 1;
-            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x);
+            did_it[sf_x].value = calc_sfb_noise_x34(gfc, xr, xr34, bw, sf_x, l3_xmin);
         }
         if (l3_xmin < did_it[sf_x].value)
             return 1;

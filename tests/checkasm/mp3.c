@@ -129,6 +129,22 @@ static int fill_granule(mp3_buffers *t)
     return sf;
 }
 
+/* The limit of a call: none (+inf, the whole sum), 0, the whole sum itself
+ * (never exceeded), or a random fraction of it up to 1.25. */
+static float pick_limit(float whole)
+{
+    switch (checkasm_rand_int(0, 4)) {
+    case 0:
+        return INFINITY;
+    case 1:
+        return 0.0f;
+    case 2:
+        return whole;
+    default:
+        return whole * checkasm_rand_float(0.0f, 1.25f);
+    }
+}
+
 static void check_sfb_noise_x34(const ct_mp3_quantize_dsp *ref,
                                 const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
 {
@@ -141,21 +157,32 @@ static void check_sfb_noise_x34(const ct_mp3_quantize_dsp *ref,
         const int sf = pick_sf(t, bw);
         if (sf < 0)
             continue;
-        const float a = ref->sfb_noise_x34(
-            t->pow43, t->adj43asm, t->xr, t->xr34, (unsigned int)bw,
-            t->pow20[sf + Q_MAX2], t->ipow20[sf]);
-        const float b = opt->sfb_noise_x34(
-            t->pow43, t->adj43asm, t->xr, t->xr34, (unsigned int)bw,
-            t->pow20[sf + Q_MAX2], t->ipow20[sf]);
+        const float sfpow = t->pow20[sf + Q_MAX2], sfpow34 = t->ipow20[sf];
+        const float whole =
+            ref->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34,
+                               (unsigned int)bw, sfpow, sfpow34, INFINITY);
+        const float limit = pick_limit(whole);
+        const float a =
+            ref->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34,
+                               (unsigned int)bw, sfpow, sfpow34, limit);
+        const float b =
+            opt->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34,
+                               (unsigned int)bw, sfpow, sfpow34, limit);
         if (checkasm_check_bits("noise", &a, &b, sizeof(a), it))
             break;
+        /* the search's question has the same answer: a sum that stopped
+         * exceeds the limit, one that did not is the whole sum */
+        if ((a > limit) != (whole > limit) || (!(a > limit) && a != whole)) {
+            checkasm_fail("noise: iteration %d stopped wrongly", it);
+            break;
+        }
     }
     const int sf = fill_granule(t);
     CHECKASM_BENCH(
         ref->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34, 576,
-                           t->pow20[sf + Q_MAX2], t->ipow20[sf]),
+                           t->pow20[sf + Q_MAX2], t->ipow20[sf], INFINITY),
         opt->sfb_noise_x34(t->pow43, t->adj43asm, t->xr, t->xr34, 576,
-                           t->pow20[sf + Q_MAX2], t->ipow20[sf]));
+                           t->pow20[sf + Q_MAX2], t->ipow20[sf], INFINITY));
 }
 
 static void check_quantize_x34(const ct_mp3_quantize_dsp *ref,

@@ -9,15 +9,43 @@
 
 #include "mp3/x86/simd.h"
 
-AVX2 INLINE __m256i k34_avx2(const float *adj43asm, __m256 x)
+/* The first 16 entries of a table in two registers: most lines quantize
+ * below 16, where two permutes look up what a gather would load. */
+typedef struct table16 {
+    __m256 lo, hi;
+} table16;
+
+AVX2 INLINE table16 table16_load(const float *t)
+{
+    table16 const r = {_mm256_loadu_ps(t), _mm256_loadu_ps(t + 8)};
+    return r;
+}
+
+/* t[n[0]], .., t[n[7]] (n >= 0) */
+AVX2 INLINE __m256 lookup8(const float *t, table16 t16, __m256i n)
+{
+    if (_mm256_testz_si256(n, _mm256_set1_epi32(~15))) {
+        __m256 const a = _mm256_permutevar8x32_ps(t16.lo, n);
+        __m256 const b = _mm256_permutevar8x32_ps(t16.hi, n);
+        /* bit 3 of n in the sign bit picks the upper half */
+        return _mm256_blendv_ps(a, b, _mm256_castsi256_ps(_mm256_slli_epi32(n, 28)));
+    }
+    return _mm256_i32gather_ps(t, n, 4);
+}
+
+/* k_34 of 8 lanes (k34_sse2). The first rounding is a float add: x + 2^23
+ * is exact in double for the x it sees (0 <= x <= IXMAX_VAL, a float), or
+ * for x below 2^-6 rounds to a double that is no float midpoint, so the
+ * float sum rounds to the same float as the double. */
+AVX2 INLINE __m256i k34_avx2(const float *adj43asm, table16 adj16, __m256 x)
 {
     __m256d const magic = _mm256_set1_pd(MAGIC_FLOAT);
     __m256i const magic_i = _mm256_set1_epi32(MAGIC_INT);
+    __m256 const f = _mm256_add_ps(x, _mm256_set1_ps((float) MAGIC_FLOAT));
+    __m256 const adj =
+        lookup8(adj43asm, adj16, _mm256_sub_epi32(_mm256_castps_si256(f), magic_i));
     __m256d const xlo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)), magic);
     __m256d const xhi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), magic);
-    __m256 const f = _mm256_set_m128(_mm256_cvtpd_ps(xhi), _mm256_cvtpd_ps(xlo));
-    __m256 const adj =
-        _mm256_i32gather_ps(adj43asm, _mm256_sub_epi32(_mm256_castps_si256(f), magic_i), 4);
     __m256d const alo = _mm256_add_pd(xlo, _mm256_cvtps_pd(_mm256_castps256_ps128(adj)));
     __m256d const ahi = _mm256_add_pd(xhi, _mm256_cvtps_pd(_mm256_extractf128_ps(adj, 1)));
     __m256 const g = _mm256_set_m128(_mm256_cvtpd_ps(ahi), _mm256_cvtpd_ps(alo));
@@ -26,12 +54,13 @@ AVX2 INLINE __m256i k34_avx2(const float *adj43asm, __m256 x)
 
 /* The noise of 8 lines at one step: the two groups of 4 of LAME's loop,
  * each (x0^2 + x1^2) + (x2^2 + x3^2) in double, in lanes 0 and 1. */
-AVX2 INLINE __m128d noise8_avx2(const float *pow43, const float *adj43asm, __m256 xr_abs,
-                                __m256 xr34, float sfpow, float sfpow34)
+AVX2 INLINE __m128d noise8_avx2(const float *pow43, table16 pow16, const float *adj43asm,
+                                table16 adj16, __m256 xr_abs, __m256 xr34, float sfpow,
+                                float sfpow34)
 {
     __m256 const x = _mm256_mul_ps(_mm256_set1_ps(sfpow34), xr34);
-    __m256i const l3 = k34_avx2(adj43asm, x);
-    __m256 const p = _mm256_i32gather_ps(pow43, l3, 4);
+    __m256i const l3 = k34_avx2(adj43asm, adj16, x);
+    __m256 const p = lookup8(pow43, pow16, l3);
     __m256 const d = _mm256_sub_ps(xr_abs, _mm256_mul_ps(_mm256_set1_ps(sfpow), p));
     __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(d));
     __m256d hi = _mm256_cvtps_pd(_mm256_extractf128_ps(d, 1));
@@ -46,27 +75,32 @@ AVX2 INLINE __m128d noise8_avx2(const float *pow43, const float *adj43asm, __m25
 
 AVX2 float ct_mp3_sfb_noise_x34_avx2(const float *pow43, const float *adj43asm,
                                      const float *xr, const float *xr34, unsigned int bw,
-                                     float sfpow, float sfpow34)
+                                     float sfpow, float sfpow34, float limit)
 {
     __m256 const abs_mask = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    table16 const pow16 = table16_load(pow43);
+    table16 const adj16 = table16_load(adj43asm);
     unsigned int groups = bw >> 3u;
     unsigned int const rest = bw & 7u;
     float xfsf = 0;
 
     while (groups-- > 0) {
-        __m128d const s = noise8_avx2(pow43, adj43asm, _mm256_and_ps(abs_mask, _mm256_loadu_ps(xr)),
-                                      _mm256_loadu_ps(xr34), sfpow, sfpow34);
+        __m128d const s =
+            noise8_avx2(pow43, pow16, adj43asm, adj16, _mm256_and_ps(abs_mask, _mm256_loadu_ps(xr)),
+                        _mm256_loadu_ps(xr34), sfpow, sfpow34);
         xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(s));
         xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(_mm_unpackhi_pd(s, s)));
         xr += 8;
         xr34 += 8;
+        if (xfsf > limit)
+            return xfsf;
     }
     if (rest) {
         /* the last lines, zero padded (see x86/quantize_sse2.c); a second
          * group only if LAME has one (rest > 4) */
         __m256i const mask =
             _mm256_cmpgt_epi32(_mm256_set1_epi32((int) rest), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m128d const s = noise8_avx2(pow43, adj43asm,
+        __m128d const s = noise8_avx2(pow43, pow16, adj43asm, adj16,
                                       _mm256_and_ps(abs_mask, _mm256_maskload_ps(xr, mask)),
                                       _mm256_maskload_ps(xr34, mask), sfpow, sfpow34);
         xfsf = (float) ((double) xfsf + _mm_cvtsd_f64(s));
@@ -80,11 +114,12 @@ AVX2 void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const flo
                                    int *ix, unsigned int n)
 {
     __m256 const vistep = _mm256_set1_ps(istep);
+    table16 const adj16 = table16_load(adj43asm);
     unsigned int i;
 
     for (i = 0; i + 8 <= n; i += 8) {
         __m256 const x = _mm256_mul_ps(vistep, _mm256_loadu_ps(xr34 + i));
-        _mm256_storeu_si256((__m256i *) (ix + i), k34_avx2(adj43asm, x));
+        _mm256_storeu_si256((__m256i *) (ix + i), k34_avx2(adj43asm, adj16, x));
     }
     if (i < n)
         ct_mp3_quantize_x34_sse2(adj43asm, istep, xr34 + i, ix + i, n - i);

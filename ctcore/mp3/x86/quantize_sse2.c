@@ -23,15 +23,18 @@ INLINE double sum_sq4(__m128 d)
     }
 }
 
+/* The noise of groups of 4 lines added to xfsf; stops after an odd group
+ * (the end of 8 lines) where the sum exceeds limit, and sets *over. */
 INLINE float noise4_sse2(const float *pow43, const float *adj43asm, const float *xr,
                          const float *xr34, unsigned int groups, float sfpow,
-                         float sfpow34, float xfsf)
+                         float sfpow34, float xfsf, float limit, int *over)
 {
     __m128 const vsfpow34 = _mm_set1_ps(sfpow34);
     __m128 const vsfpow = _mm_set1_ps(sfpow);
     __m128 const abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff));
+    unsigned int g;
 
-    while (groups-- > 0) {
+    for (g = 0; g < groups; g++) {
         __m128 const x = _mm_mul_ps(vsfpow34, _mm_loadu_ps(xr34));
         __m128i const l3 = k34_sse2(adj43asm, x);
         __m128 const d = _mm_sub_ps(_mm_and_ps(abs_mask, _mm_loadu_ps(xr)),
@@ -39,6 +42,10 @@ INLINE float noise4_sse2(const float *pow43, const float *adj43asm, const float 
         xfsf = (float) ((double) xfsf + sum_sq4(d));
         xr += 4;
         xr34 += 4;
+        if ((g & 1u) && xfsf > limit) {
+            *over = 1;
+            break;
+        }
     }
     return xfsf;
 }
@@ -48,16 +55,19 @@ INLINE float noise4_sse2(const float *pow43, const float *adj43asm, const float 
  * their noise is set to 0): zero padded lines give the same sum. */
 float ct_mp3_sfb_noise_x34_sse2(const float *pow43, const float *adj43asm, const float *xr,
                                 const float *xr34, unsigned int bw, float sfpow,
-                                float sfpow34)
+                                float sfpow34, float limit)
 {
     unsigned int const groups = bw >> 2u;
     unsigned int const rest = bw & 3u;
-    float xfsf = noise4_sse2(pow43, adj43asm, xr, xr34, groups, sfpow, sfpow34, 0);
-    if (rest) {
+    int over = 0;
+    float xfsf =
+        noise4_sse2(pow43, adj43asm, xr, xr34, groups, sfpow, sfpow34, 0, limit, &over);
+    if (rest && !over) {
         float r[4] = {0, 0, 0, 0}, r34[4] = {0, 0, 0, 0};
         memcpy(r, xr + 4 * groups, sizeof(float) * rest);
         memcpy(r34, xr34 + 4 * groups, sizeof(float) * rest);
-        xfsf = noise4_sse2(pow43, adj43asm, r, r34, 1, sfpow, sfpow34, xfsf);
+        /* the last group (its index 0: no check, the sum ends here) */
+        xfsf = noise4_sse2(pow43, adj43asm, r, r34, 1, sfpow, sfpow34, xfsf, limit, &over);
     }
     return xfsf;
 }
