@@ -4,7 +4,7 @@
  * generator and the bench table.
  *
  * Usage: checkasm [--filter NAME] [--seed N] [--bench] [--bench-iters N]
- *                 [--list]
+ *                 [--exhaustive] [--list]
  * NAME is a substring of the kernels' names, or a glob when it holds * ? or
  * [. Without --seed the seed comes from the clock; it is printed first, so
  * that --seed reruns a failure with the same inputs.
@@ -63,6 +63,7 @@ static struct {
     const char *filter;
     int bench;
     int bench_iters;
+    int exhaustive;
     int list;
 
     int level;           /* index into levels[] */
@@ -224,6 +225,11 @@ int checkasm_bench_enabled(void)
     return state.bench;
 }
 
+int checkasm_exhaustive(void)
+{
+    return state.exhaustive;
+}
+
 void checkasm_bench_print(double ref_seconds, double opt_seconds, int iters)
 {
     state.bench_rows =
@@ -276,7 +282,7 @@ static void print_summary(void)
 static int usage(void)
 {
     fprintf(stderr, "usage: checkasm [--filter NAME] [--seed N] [--bench] "
-                    "[--bench-iters N] [--list]\n");
+                    "[--bench-iters N] [--exhaustive] [--list]\n");
     return 2;
 }
 
@@ -310,6 +316,8 @@ int main(int argc, char **argv)
             if (!parse_number(argv[++i], 1 << 24, &value) || value == 0)
                 return usage();
             state.bench_iters = (int)value;
+        } else if (strcmp(argv[i], "--exhaustive") == 0) {
+            state.exhaustive = 1;
         } else if (strcmp(argv[i], "--list") == 0) {
             state.list = 1;
         } else {

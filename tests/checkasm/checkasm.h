@@ -90,6 +90,10 @@ double checkasm_bench_now(void);
 /* The calls per round (--bench-iters, 1000 by default). */
 int checkasm_bench_iters(void);
 
+/* --exhaustive: whether sweeps over every input value are wanted where a
+ * check samples them by default. */
+int checkasm_exhaustive(void);
+
 /* Times ref_call and opt_call, `iters` calls each per round, five rounds
  * taking turns, and records the fastest round of each. The calls must leave
  * their inputs as valid as they found them (no growth to overflow or

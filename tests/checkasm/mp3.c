@@ -218,6 +218,30 @@ static void check_quantize_x34(const ct_mp3_quantize_dsp *ref,
                                 it))
             break;
     }
+    /* Every float x = xr34 (istep 1) from 0 to IXMAX_VAL: all of them
+     * from 0.5 to 16 (the tables' entries in registers), every 61st
+     * elsewhere, every one with --exhaustive (about 1.2 billion). */
+    float x = 0.0f;
+    for (long n = 0; x <= IXMAX_VAL; n++) {
+        int k = 0;
+        for (; k < 576 && x <= IXMAX_VAL; k++) {
+            t->xr34[k] = x;
+            x = nextafterf(x, INFINITY);
+            if ((x < 0.5f || x >= 16.0f) && !checkasm_exhaustive()) {
+                uint32_t u;
+                memcpy(&u, &x, sizeof(u));
+                u += 60;
+                memcpy(&x, &u, sizeof(x));
+            }
+        }
+        ref->quantize_x34(t->adj43asm, 1.0f, t->xr34, t->ix_ref,
+                          (unsigned int)k);
+        opt->quantize_x34(t->adj43asm, 1.0f, t->xr34, t->ix_opt,
+                          (unsigned int)k);
+        if (checkasm_check_bits("ix of every float", t->ix_ref, t->ix_opt,
+                                sizeof(int) * (size_t)k, (int)n))
+            break;
+    }
     const int sf = fill_granule(t);
     CHECKASM_BENCH(
         ref->quantize_x34(t->adj43asm, t->ipow20[sf], t->xr34, t->ix_ref, 576),

@@ -33,23 +33,43 @@ AVX2 INLINE __m256 lookup8(const float *t, table16 t16, __m256i n)
     return _mm256_i32gather_ps(t, n, 4);
 }
 
-/* k_34 of 8 lanes (k34_sse2). The first rounding is a float add: x + 2^23
- * is exact in double for the x it sees (0 <= x <= IXMAX_VAL, a float), or
- * for x below 2^-6 rounds to a double that is no float midpoint, so the
- * float sum rounds to the same float as the double. */
-AVX2 INLINE __m256i k34_avx2(const float *adj43asm, table16 adj16, __m256 x)
+/* k_34's second rounding as LAME does it: x + 2^23 + adj in double, to
+ * float. */
+AVX2 INLINE __m256i k34_double_avx2(__m256 x, __m256 adj)
 {
     __m256d const magic = _mm256_set1_pd(MAGIC_FLOAT);
-    __m256i const magic_i = _mm256_set1_epi32(MAGIC_INT);
-    __m256 const f = _mm256_add_ps(x, _mm256_set1_ps((float) MAGIC_FLOAT));
-    __m256 const adj =
-        lookup8(adj43asm, adj16, _mm256_sub_epi32(_mm256_castps_si256(f), magic_i));
     __m256d const xlo = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)), magic);
     __m256d const xhi = _mm256_add_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), magic);
     __m256d const alo = _mm256_add_pd(xlo, _mm256_cvtps_pd(_mm256_castps256_ps128(adj)));
     __m256d const ahi = _mm256_add_pd(xhi, _mm256_cvtps_pd(_mm256_extractf128_ps(adj, 1)));
     __m256 const g = _mm256_set_m128(_mm256_cvtpd_ps(ahi), _mm256_cvtpd_ps(alo));
-    return _mm256_sub_epi32(_mm256_castps_si256(g), magic_i);
+    return _mm256_sub_epi32(_mm256_castps_si256(g), _mm256_set1_epi32(MAGIC_INT));
+}
+
+/* k_34 of 8 lanes (k34_sse2), in float where that gives LAME's integers.
+ * The first rounding: x + 2^23 is exact in double for the x it sees
+ * (0 <= x <= IXMAX_VAL, a float) or, below 2^-6, a double that is no
+ * float midpoint, so the float sum is the same float. The second: LAME's
+ * integer is the nearest (ties to even) to d, the double nearest to
+ * x + adj + 2^23 (adj = 0 where x < 0.5). The float s nearest to x + adj
+ * (x >= 0.5: its ulp u >= 2^-24) has the same nearest integer unless s is
+ * half an integer: otherwise s lies at least u from every half integer
+ * and x + adj within u / 2 of s, and d within 2^-30 of x + adj (which is
+ * within 2^-30 of a half integer only where s is that half integer). So a
+ * vector with a half integer s takes LAME's double path. */
+AVX2 INLINE __m256i k34_avx2(const float *adj43asm, table16 adj16, __m256 x)
+{
+    __m256i const magic_i = _mm256_set1_epi32(MAGIC_INT);
+    __m256 const f = _mm256_add_ps(x, _mm256_set1_ps((float) MAGIC_FLOAT));
+    __m256 const adj =
+        lookup8(adj43asm, adj16, _mm256_sub_epi32(_mm256_castps_si256(f), magic_i));
+    __m256 const s = _mm256_add_ps(x, adj);
+    __m256 const frac = _mm256_sub_ps(s, _mm256_floor_ps(s));
+
+    if (_mm256_movemask_ps(_mm256_cmp_ps(frac, _mm256_set1_ps(0.5f), _CMP_EQ_OQ)))
+        return k34_double_avx2(x, adj);
+    /* the MXCSR's rounding, to nearest even, as the magic's addition */
+    return _mm256_cvtps_epi32(s);
 }
 
 /* The noise of 8 lines at one step: the two groups of 4 of LAME's loop,
