@@ -171,6 +171,50 @@ int ct_mp3_ix_max_c(const int *ix, int n)
     return max1;
 }
 
+uint32_t ct_mp3_pair_sum32_c(const uint32_t *table, unsigned int xlen, const int *ix, int n)
+{
+    uint32_t sum = 0;
+    int i;
+
+    for (i = 0; i < n; i += 2)
+        sum += table[(unsigned int) ix[i] * xlen + (unsigned int) ix[i + 1]];
+    return sum;
+}
+
+uint64_t ct_mp3_pair_sum64_c(const uint64_t *table, unsigned int xlen, const int *ix, int n)
+{
+    uint64_t sum = 0;
+    int i;
+
+    for (i = 0; i < n; i += 2)
+        sum += table[(unsigned int) ix[i] * xlen + (unsigned int) ix[i + 1]];
+    return sum;
+}
+
+uint32_t ct_mp3_pair_sum_esc_c(const uint32_t *largetbl, const int *ix, int n,
+                               unsigned int *nesc)
+{
+    uint32_t sum = 0;
+    unsigned int esc = 0;
+    int i;
+
+    for (i = 0; i < n; i += 2) {
+        unsigned int x = (unsigned int) ix[i];
+        unsigned int y = (unsigned int) ix[i + 1];
+        if (x >= 15u) {
+            x = 15u;
+            esc++;
+        }
+        if (y >= 15u) {
+            y = 15u;
+            esc++;
+        }
+        sum += largetbl[x * 16u + y];
+    }
+    *nesc = esc;
+    return sum;
+}
+
 /* ---- the choice ---------------------------------------------------------- */
 
 void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
@@ -180,6 +224,9 @@ void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
     dsp->init_xrpow = ct_mp3_init_xrpow_c;
     dsp->amp_xrpow = ct_mp3_amp_xrpow_c;
     dsp->ix_max = ct_mp3_ix_max_c;
+    dsp->pair_sum32 = ct_mp3_pair_sum32_c;
+    dsp->pair_sum64 = ct_mp3_pair_sum64_c;
+    dsp->pair_sum_esc = ct_mp3_pair_sum_esc_c;
 #if defined(__x86_64__)
     if (cpu_flags & CT_CPU_FLAG_SSE2) {
         dsp->sfb_noise_x34 = ct_mp3_sfb_noise_x34_sse2;
@@ -194,6 +241,9 @@ void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
         dsp->init_xrpow = ct_mp3_init_xrpow_avx2;
         dsp->amp_xrpow = ct_mp3_amp_xrpow_avx2;
         dsp->ix_max = ct_mp3_ix_max_avx2;
+        dsp->pair_sum32 = ct_mp3_pair_sum32_avx2;
+        dsp->pair_sum64 = ct_mp3_pair_sum64_avx2;
+        dsp->pair_sum_esc = ct_mp3_pair_sum_esc_avx2;
     }
 #else
     (void)cpu_flags;

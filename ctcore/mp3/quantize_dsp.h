@@ -8,6 +8,8 @@
 #ifndef CTCORE_MP3_QUANTIZE_DSP_H
 #define CTCORE_MP3_QUANTIZE_DSP_H
 
+#include <stdint.h>
+
 typedef struct ct_mp3_quantize_dsp {
     /* vbrquantize.c calc_sfb_noise_x34: the quantization noise of a band
      * of bw lines at scalefactor step sfpow (sfpow34 = sfpow^-3/4):
@@ -37,6 +39,18 @@ typedef struct ct_mp3_quantize_dsp {
     /* takehiro.c ix_max: the largest of ix[0 .. n) (n even, >= 2; values
      * >= 0) */
     int (*ix_max)(const int *ix, int n);
+    /* takehiro.c count_bit_noESC_from2 and _from3: the sum over the pairs
+     * (x0, x1) of ix[0 .. n) (n even, >= 2; x0, x1 < xlen) of
+     * table[x0 * xlen + x1], modulo 2^32 and 2^64 (the tables pack the
+     * lengths of two or three Huffman tables in fields of 16 bits, and
+     * the sums are the fields' sums whatever their order). */
+    uint32_t (*pair_sum32)(const uint32_t *table, unsigned int xlen, const int *ix, int n);
+    uint64_t (*pair_sum64)(const uint64_t *table, unsigned int xlen, const int *ix, int n);
+    /* count_bit_ESC: the sum of largetbl[16 * min(x0, 15) + min(x1, 15)]
+     * over the pairs (modulo 2^32), and in *nesc the count of values
+     * >= 15 (each adds the tables' linbits). */
+    uint32_t (*pair_sum_esc)(const uint32_t *largetbl, const int *ix, int n,
+                             unsigned int *nesc);
 } ct_mp3_quantize_dsp;
 
 /* The scalar references, upgraded where cpu_flags (common/cpu.h) allow. */
@@ -50,6 +64,10 @@ void ct_mp3_quantize_x34_c(const float *adj43asm, float istep, const float *xr34
 float ct_mp3_init_xrpow_c(const float *xr, float *xrpow, int n, float *sum, float max);
 float ct_mp3_amp_xrpow_c(float *x, int n, float f, float max);
 int ct_mp3_ix_max_c(const int *ix, int n);
+uint32_t ct_mp3_pair_sum32_c(const uint32_t *table, unsigned int xlen, const int *ix, int n);
+uint64_t ct_mp3_pair_sum64_c(const uint64_t *table, unsigned int xlen, const int *ix, int n);
+uint32_t ct_mp3_pair_sum_esc_c(const uint32_t *largetbl, const int *ix, int n,
+                               unsigned int *nesc);
 
 #if defined(__x86_64__)
 float ct_mp3_sfb_noise_x34_sse2(const float *pow43, const float *adj43asm, const float *xr,
@@ -69,6 +87,12 @@ void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const float *x
 float ct_mp3_init_xrpow_avx2(const float *xr, float *xrpow, int n, float *sum, float max);
 float ct_mp3_amp_xrpow_avx2(float *x, int n, float f, float max);
 int ct_mp3_ix_max_avx2(const int *ix, int n);
+uint32_t ct_mp3_pair_sum32_avx2(const uint32_t *table, unsigned int xlen, const int *ix,
+                                int n);
+uint64_t ct_mp3_pair_sum64_avx2(const uint64_t *table, unsigned int xlen, const int *ix,
+                                int n);
+uint32_t ct_mp3_pair_sum_esc_avx2(const uint32_t *largetbl, const int *ix, int n,
+                                  unsigned int *nesc);
 #endif
 
 #endif

@@ -188,30 +188,17 @@ static void quantize_xrpow(const ct_mp3_state *gfc, const float *xp, int *pi,
         quantize_lines_xrpow_01(accumulate01, istep, acc_xp, acc_iData);
 }
 
-/* Tables t1 and t2 with linbits: both counted at once (largetbl). */
-static int count_bit_ESC(const int *ix, const int *const end, int t1, const int t2,
-                         unsigned int *const s)
+/* Tables t1 and t2 with linbits: both counted at once (largetbl), each
+ * escaped value adding both tables' linbits. */
+static int count_bit_ESC(const ct_mp3_quantize_dsp *dsp, const int *ix, const int *const end,
+                         int t1, const int t2, unsigned int *const s)
 {
     unsigned int const linbits = ct_mp3_ht[t1].xlen * 65536u + ct_mp3_ht[t2].xlen;
-    unsigned int sum = 0, sum2;
+    unsigned int nesc;
+    unsigned int sum = dsp->pair_sum_esc(ct_mp3_largetbl, ix, (int) (end - ix), &nesc);
+    unsigned int sum2;
 
-    do {
-        unsigned int x = *ix++;
-        unsigned int y = *ix++;
-
-        if (x >= 15u) {
-            x = 15u;
-            sum += linbits;
-        }
-        if (y >= 15u) {
-            y = 15u;
-            sum += linbits;
-        }
-        x <<= 4u;
-        x += y;
-        sum += ct_mp3_largetbl[x];
-    } while (ix < end);
-
+    sum += nesc * linbits;
     sum2 = sum & 0xffffu;
     sum >>= 16u;
 
@@ -243,19 +230,14 @@ static const int huf_tbl_noESC[] = {
     1, 2, 5, 7, 7, 10, 10, 13, 13, 13, 13, 13, 13, 13, 13
 };
 
-static int count_bit_noESC_from2(const int *ix, const int *end, unsigned int max,
-                                 unsigned int *s)
+static int count_bit_noESC_from2(const ct_mp3_quantize_dsp *dsp, const int *ix,
+                                 const int *end, unsigned int max, unsigned int *s)
 {
     int t1 = huf_tbl_noESC[max - 1];
     const unsigned int xlen = ct_mp3_ht[t1].xlen;
     const uint32_t *table = (t1 == 2) ? &ct_mp3_table23[0] : &ct_mp3_table56[0];
-    unsigned int sum = 0, sum2;
-
-    do {
-        unsigned int const x0 = *ix++;
-        unsigned int const x1 = *ix++;
-        sum += table[x0 * xlen + x1];
-    } while (ix < end);
+    unsigned int sum = dsp->pair_sum32(table, xlen, ix, (int) (end - ix));
+    unsigned int sum2;
 
     sum2 = sum & 0xffffu;
     sum >>= 16u;
@@ -294,21 +276,15 @@ static int choose_of_three(int t1, uint64_t sum, unsigned int *s)
 /* The three tables t1, t1 + 1, t1 + 2 at once: one lookup in the packed
  * lengths (qtab->hlen3, fields at bits 0, 16, 32) per pair; the sums are
  * LAME's sum1, sum2, sum3. */
-static int count_bit_noESC_from3(const uint64_t (*hlen3)[16 * 16], const int *ix,
+static int count_bit_noESC_from3(const ct_mp3_quantize_dsp *dsp,
+                                 const uint64_t (*hlen3)[16 * 16], const int *ix,
                                  const int *end, unsigned int max, unsigned int *s)
 {
     int t1 = huf_tbl_noESC[max - 1];
     const unsigned int xlen = ct_mp3_ht[t1].xlen;
-    const uint64_t *const hlen = hlen3[(t1 - 7) / 3];
-    uint64_t sum = 0;
 
-    do {
-        unsigned int x0 = *ix++;
-        unsigned int x1 = *ix++;
-        sum += hlen[x0 * xlen + x1];
-    } while (ix < end);
-
-    return choose_of_three(t1, sum, s);
+    return choose_of_three(t1, dsp->pair_sum64(hlen3[(t1 - 7) / 3], xlen, ix, (int) (end - ix)),
+                           s);
 }
 
 /* choose_table_nonMMX: the Huffman table that codes ix[0..end) in the
@@ -330,8 +306,8 @@ static int choose_table(const ct_mp3_state *gfc, const int *ix, const int *const
         if (max == 1)
             return count_bit_noESC(ix, end, s);
         if (max <= 3)
-            return count_bit_noESC_from2(ix, end, max, s);
-        return count_bit_noESC_from3(hlen3, ix, end, max, s);
+            return count_bit_noESC_from2(&gfc->dsp.quantize, ix, end, max, s);
+        return count_bit_noESC_from3(&gfc->dsp.quantize, hlen3, ix, end, max, s);
     }
     /* try tables with linbits */
     if (max > IXMAX_VAL) {
@@ -348,7 +324,7 @@ static int choose_table(const ct_mp3_state *gfc, const int *ix, const int *const
         if (ct_mp3_ht[choice].linmax >= max)
             break;
     }
-    return count_bit_ESC(ix, end, choice, choice2, s);
+    return count_bit_ESC(&gfc->dsp.quantize, ix, end, choice, choice2, s);
 }
 
 int ct_mp3_noquant_count_bits(const ct_mp3_state *gfc, ct_mp3_gr_info *gi,
@@ -619,51 +595,21 @@ static uint64_t huff_seg_sum(const huff_band_cache *c, huff_seg *seg, int g)
     case HG_T23:
     case HG_T56: {
         int const t1 = (g == HG_T23) ? 2 : 5;
-        const unsigned int xlen = ct_mp3_ht[t1].xlen;
         const uint32_t *table = (t1 == 2) ? &ct_mp3_table23[0] : &ct_mp3_table56[0];
-        uint32_t sum32 = 0;
-        do {
-            unsigned int const x0 = *ix++;
-            unsigned int const x1 = *ix++;
-            sum32 += table[x0 * xlen + x1];
-        } while (ix < end);
-        sum = sum32;
+        sum = c->dsp->pair_sum32(table, ct_mp3_ht[t1].xlen, ix, (int) (end - ix));
         break;
     }
     case HG_T7:
     case HG_T10:
     case HG_T13: {
         int const k = g - HG_T7;
-        const unsigned int xlen = ct_mp3_ht[7 + 3 * k].xlen;
-        const uint64_t *const hlen = c->hlen3[k];
-        do {
-            unsigned int x0 = *ix++;
-            unsigned int x1 = *ix++;
-            sum += hlen[x0 * xlen + x1];
-        } while (ix < end);
+        sum = c->dsp->pair_sum64(c->hlen3[k], ct_mp3_ht[7 + 3 * k].xlen, ix, (int) (end - ix));
         break;
     }
-    default: {
-        uint32_t sum32 = 0;
-        do {
-            unsigned int x = *ix++;
-            unsigned int y = *ix++;
-            if (x >= 15u) {
-                x = 15u;
-                nesc++;
-            }
-            if (y >= 15u) {
-                y = 15u;
-                nesc++;
-            }
-            x <<= 4u;
-            x += y;
-            sum32 += ct_mp3_largetbl[x];
-        } while (ix < end);
-        sum = sum32;
+    default:
+        sum = c->dsp->pair_sum_esc(ct_mp3_largetbl, ix, (int) (end - ix), &nesc);
         seg->nesc = nesc;
         break;
-    }
     }
     seg->sum[g] = sum;
     seg->valid |= 1u << g;

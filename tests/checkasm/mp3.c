@@ -578,6 +578,85 @@ static void check_ix_max(const ct_mp3_quantize_dsp *ref,
     (void)sink;
 }
 
+/* Line pairs below xlen (n even), mostly small as the big values region's
+ * are, at a random even offset of ix_ref. */
+static const int *fill_pairs(mp3_buffers *t, int xlen, int *n)
+{
+    *n = 2 * checkasm_rand_int(1, 288);
+    const int off = 2 * checkasm_rand_int(0, (576 - *n) / 2);
+    const int top = checkasm_rand_int(0, xlen - 1);
+    for (int i = 0; i < 576; i++)
+        t->ix_ref[i] = (checkasm_rand() & 3) ? checkasm_rand_int(0, top) : 0;
+    return t->ix_ref + off;
+}
+
+/* The sums of a pair table (random entries: the fields' carries too). */
+static void check_pair_sums(const ct_mp3_quantize_dsp *ref,
+                            const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
+{
+    static const int xlens[] = {2, 3, 4, 6, 8, 16};
+    uint32_t table32[256];
+    uint64_t table64[256];
+    for (int i = 0; i < 256; i++) {
+        table32[i] = checkasm_rand();
+        table64[i] = (uint64_t)checkasm_rand() << 32 | checkasm_rand();
+    }
+    if (checkasm_check_func(opt->pair_sum32, ref->pair_sum32,
+                            "mp3_pair_sum32")) {
+        for (int it = 0; it < ITERATIONS; it++) {
+            const unsigned int xlen = (unsigned int)xlens[it % 6];
+            int n;
+            const int *ix = fill_pairs(t, (int)xlen, &n);
+            const uint32_t a = ref->pair_sum32(table32, xlen, ix, n);
+            const uint32_t b = opt->pair_sum32(table32, xlen, ix, n);
+            if (checkasm_check_bits("sum", &a, &b, sizeof(a), it))
+                break;
+        }
+        for (int i = 0; i < 576; i++)
+            t->ix_ref[i] = checkasm_rand_int(0, 3);
+        volatile uint32_t sink;
+        CHECKASM_BENCH(sink = ref->pair_sum32(table32, 4, t->ix_ref, 576),
+                       sink = opt->pair_sum32(table32, 4, t->ix_ref, 576));
+        (void)sink;
+    }
+    if (checkasm_check_func(opt->pair_sum64, ref->pair_sum64,
+                            "mp3_pair_sum64")) {
+        for (int it = 0; it < ITERATIONS; it++) {
+            const unsigned int xlen = (unsigned int)xlens[it % 6];
+            int n;
+            const int *ix = fill_pairs(t, (int)xlen, &n);
+            const uint64_t a = ref->pair_sum64(table64, xlen, ix, n);
+            const uint64_t b = opt->pair_sum64(table64, xlen, ix, n);
+            if (checkasm_check_bits("sum", &a, &b, sizeof(a), it))
+                break;
+        }
+        for (int i = 0; i < 576; i++)
+            t->ix_ref[i] = checkasm_rand_int(0, 15);
+        volatile uint64_t sink;
+        CHECKASM_BENCH(sink = ref->pair_sum64(table64, 16, t->ix_ref, 576),
+                       sink = opt->pair_sum64(table64, 16, t->ix_ref, 576));
+        (void)sink;
+    }
+    if (checkasm_check_func(opt->pair_sum_esc, ref->pair_sum_esc,
+                            "mp3_pair_sum_esc")) {
+        for (int it = 0; it < ITERATIONS; it++) {
+            int n;
+            const int *ix = fill_pairs(t, (it & 1) ? IXMAX_VAL + 1 : 24, &n);
+            unsigned int ea, eb;
+            const uint32_t a = ref->pair_sum_esc(table32, ix, n, &ea);
+            const uint32_t b = opt->pair_sum_esc(table32, ix, n, &eb);
+            if (checkasm_check_bits("sum", &a, &b, sizeof(a), it) ||
+                checkasm_check_bits("escaped", &ea, &eb, sizeof(ea), it))
+                break;
+        }
+        volatile uint32_t sink;
+        unsigned int esc;
+        CHECKASM_BENCH(sink = ref->pair_sum_esc(table32, t->ix_ref, 576, &esc),
+                       sink = opt->pair_sum_esc(table32, t->ix_ref, 576, &esc));
+        (void)sink;
+    }
+}
+
 /* PCM-like input of the attack detection. */
 static void fill_attack_input(float *in, int n)
 {
@@ -667,6 +746,7 @@ void checkasm_check_mp3(void)
     check_init_xrpow(&quantize_ref, &quantize_opt, t);
     check_amp_xrpow(&quantize_ref, &quantize_opt, t);
     check_ix_max(&quantize_ref, &quantize_opt, t);
+    check_pair_sums(&quantize_ref, &quantize_opt, t);
     checkasm_report("mp3_quantize");
     check_fht(&fft_ref, &fft_opt);
     checkasm_report("mp3_fft");

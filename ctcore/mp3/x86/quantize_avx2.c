@@ -214,3 +214,76 @@ AVX2 int ct_mp3_ix_max_avx2(const int *ix, int n)
             max1 = ix[i];
     return max1;
 }
+
+/* The pairs' table indices x0 * xlen + x1 of 4 pairs, one in each 64-bit
+ * lane (x0 the lane's low half, x1 its high half). */
+AVX2 INLINE __m256i pair_index4(__m256i pairs, __m256i xlen)
+{
+    return _mm256_add_epi64(_mm256_mul_epu32(pairs, xlen), _mm256_srli_epi64(pairs, 32));
+}
+
+AVX2 uint32_t ct_mp3_pair_sum32_avx2(const uint32_t *table, unsigned int xlen, const int *ix,
+                                     int n)
+{
+    __m256i const vxlen = _mm256_set1_epi64x(xlen);
+    __m128i acc = _mm_setzero_si128();
+    uint32_t sum;
+    int i;
+
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256i const idx = pair_index4(_mm256_loadu_si256((const __m256i *) (ix + i)), vxlen);
+        acc = _mm_add_epi32(acc, _mm256_i64gather_epi32((const int *) table, idx, 4));
+    }
+    acc = _mm_add_epi32(acc, _mm_unpackhi_epi64(acc, acc));
+    acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 1));
+    sum = (uint32_t) _mm_cvtsi128_si32(acc);
+    return sum + ct_mp3_pair_sum32_c(table, xlen, ix + i, n - i);
+}
+
+AVX2 uint64_t ct_mp3_pair_sum64_avx2(const uint64_t *table, unsigned int xlen, const int *ix,
+                                     int n)
+{
+    __m256i const vxlen = _mm256_set1_epi64x(xlen);
+    __m256i acc = _mm256_setzero_si256();
+    __m128i a;
+    int i;
+
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256i const idx = pair_index4(_mm256_loadu_si256((const __m256i *) (ix + i)), vxlen);
+        acc = _mm256_add_epi64(acc, _mm256_i64gather_epi64((const long long *) table, idx, 8));
+    }
+    a = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    a = _mm_add_epi64(a, _mm_unpackhi_epi64(a, a));
+    return (uint64_t) _mm_cvtsi128_si64(a) + ct_mp3_pair_sum64_c(table, xlen, ix + i, n - i);
+}
+
+AVX2 uint32_t ct_mp3_pair_sum_esc_avx2(const uint32_t *largetbl, const int *ix, int n,
+                                       unsigned int *nesc)
+{
+    __m256i const fifteen = _mm256_set1_epi32(15);
+    __m256i const sixteen = _mm256_set1_epi64x(16);
+    __m128i acc = _mm_setzero_si128();
+    __m256i esc = _mm256_setzero_si256();
+    unsigned int rest_esc;
+    uint32_t sum;
+    __m128i e;
+    int i;
+
+    for (i = 0; i + 8 <= n; i += 8) {
+        __m256i const v = _mm256_loadu_si256((const __m256i *) (ix + i));
+        /* values >= 15: compare as 15 <= v (v >= 0) */
+        esc = _mm256_sub_epi32(esc, _mm256_cmpeq_epi32(_mm256_min_epu32(v, fifteen), fifteen));
+        acc = _mm_add_epi32(acc, _mm256_i64gather_epi32((const int *) largetbl,
+                                                        pair_index4(_mm256_min_epu32(v, fifteen), sixteen),
+                                                        4));
+    }
+    acc = _mm_add_epi32(acc, _mm_unpackhi_epi64(acc, acc));
+    acc = _mm_add_epi32(acc, _mm_shuffle_epi32(acc, 1));
+    sum = (uint32_t) _mm_cvtsi128_si32(acc);
+    e = _mm_add_epi32(_mm256_castsi256_si128(esc), _mm256_extracti128_si256(esc, 1));
+    e = _mm_add_epi32(e, _mm_unpackhi_epi64(e, e));
+    e = _mm_add_epi32(e, _mm_shuffle_epi32(e, 1));
+    sum += ct_mp3_pair_sum_esc_c(largetbl, ix + i, n - i, &rest_esc);
+    *nesc = (unsigned int) _mm_cvtsi128_si32(e) + rest_esc;
+    return sum;
+}
