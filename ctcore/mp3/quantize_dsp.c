@@ -215,6 +215,34 @@ uint32_t ct_mp3_pair_sum_esc_c(const uint32_t *largetbl, const int *ix, int n,
     return sum;
 }
 
+int ct_mp3_zero_pairs_end_c(const int *ix, int i)
+{
+    for (; i > 1; i -= 2)
+        if (ix[i - 1] | ix[i - 2])
+            break;
+    return i;
+}
+
+int ct_mp3_count1_quads_c(const int *ix, int i, const uint8_t *t32l, const uint8_t *t33l,
+                          int *a1, int *a2)
+{
+    for (; i > 3; i -= 4) {
+        int x4 = ix[i - 4];
+        int x3 = ix[i - 3];
+        int x2 = ix[i - 2];
+        int x1 = ix[i - 1];
+        int p;
+        /* hack to check if all values <= 1 */
+        if ((unsigned int) (x4 | x3 | x2 | x1) > 1)
+            break;
+
+        p = ((x4 * 2 + x3) * 2 + x2) * 2 + x1;
+        *a1 += t32l[p];
+        *a2 += t33l[p];
+    }
+    return i;
+}
+
 /* ---- the choice ---------------------------------------------------------- */
 
 void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
@@ -227,6 +255,8 @@ void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
     dsp->pair_sum32 = ct_mp3_pair_sum32_c;
     dsp->pair_sum64 = ct_mp3_pair_sum64_c;
     dsp->pair_sum_esc = ct_mp3_pair_sum_esc_c;
+    dsp->zero_pairs_end = ct_mp3_zero_pairs_end_c;
+    dsp->count1_quads = ct_mp3_count1_quads_c;
 #if defined(__x86_64__)
     if (cpu_flags & CT_CPU_FLAG_SSE2) {
         dsp->sfb_noise_x34 = ct_mp3_sfb_noise_x34_sse2;
@@ -244,6 +274,8 @@ void ct_mp3_quantize_dsp_init(ct_mp3_quantize_dsp *dsp, unsigned cpu_flags)
         dsp->pair_sum32 = ct_mp3_pair_sum32_avx2;
         dsp->pair_sum64 = ct_mp3_pair_sum64_avx2;
         dsp->pair_sum_esc = ct_mp3_pair_sum_esc_avx2;
+        dsp->zero_pairs_end = ct_mp3_zero_pairs_end_avx2;
+        dsp->count1_quads = ct_mp3_count1_quads_avx2;
     }
 #else
     (void)cpu_flags;

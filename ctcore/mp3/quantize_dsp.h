@@ -51,6 +51,15 @@ typedef struct ct_mp3_quantize_dsp {
      * >= 15 (each adds the tables' linbits). */
     uint32_t (*pair_sum_esc)(const uint32_t *largetbl, const int *ix, int n,
                              unsigned int *nesc);
+    /* takehiro.c noquant_count_bits' count1 region: its end, i less the
+     * line pairs of zeros below i (i even, 0 <= i <= 576) down to line 0 */
+    int (*zero_pairs_end)(const int *ix, int i);
+    /* and its quadruples: from i down by ix[i - 4 .. i - 1] while all four
+     * are 0 or 1, adding t32l and t33l of each quadruple's code
+     * ((x4 * 2 + x3) * 2 + x2) * 2 + x1 to *a1 and *a2; returns where it
+     * stops (big_values) */
+    int (*count1_quads)(const int *ix, int i, const uint8_t *t32l, const uint8_t *t33l,
+                        int *a1, int *a2);
 } ct_mp3_quantize_dsp;
 
 /* The scalar references, upgraded where cpu_flags (common/cpu.h) allow. */
@@ -68,6 +77,9 @@ uint32_t ct_mp3_pair_sum32_c(const uint32_t *table, unsigned int xlen, const int
 uint64_t ct_mp3_pair_sum64_c(const uint64_t *table, unsigned int xlen, const int *ix, int n);
 uint32_t ct_mp3_pair_sum_esc_c(const uint32_t *largetbl, const int *ix, int n,
                                unsigned int *nesc);
+int ct_mp3_zero_pairs_end_c(const int *ix, int i);
+int ct_mp3_count1_quads_c(const int *ix, int i, const uint8_t *t32l, const uint8_t *t33l,
+                          int *a1, int *a2);
 
 #if defined(__x86_64__)
 float ct_mp3_sfb_noise_x34_sse2(const float *pow43, const float *adj43asm, const float *xr,
@@ -93,6 +105,9 @@ uint64_t ct_mp3_pair_sum64_avx2(const uint64_t *table, unsigned int xlen, const 
                                 int n);
 uint32_t ct_mp3_pair_sum_esc_avx2(const uint32_t *largetbl, const int *ix, int n,
                                   unsigned int *nesc);
+int ct_mp3_zero_pairs_end_avx2(const int *ix, int i);
+int ct_mp3_count1_quads_avx2(const int *ix, int i, const uint8_t *t32l, const uint8_t *t33l,
+                             int *a1, int *a2);
 #endif
 
 #endif

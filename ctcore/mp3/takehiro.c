@@ -341,28 +341,14 @@ int ct_mp3_noquant_count_bits(const ct_mp3_state *gfc, ct_mp3_gr_info *gi,
     if (prev_noise)
         prev_noise->sfb_count1 = 0;
 
-    /* Determine count1 region */
-    for (; i > 1; i -= 2)
-        if (ix[i - 1] | ix[i - 2])
-            break;
+    /* Determine count1 region (quantize_dsp.h: zero_pairs_end) */
+    i = gfc->dsp.quantize.zero_pairs_end(ix, i);
     gi->count1 = i;
 
-    /* Determines the number of bits to encode the quadruples. */
+    /* Determines the number of bits to encode the quadruples
+     * (count1_quads). */
     a1 = a2 = 0;
-    for (; i > 3; i -= 4) {
-        int x4 = ix[i - 4];
-        int x3 = ix[i - 3];
-        int x2 = ix[i - 2];
-        int x1 = ix[i - 1];
-        int p;
-        /* hack to check if all values <= 1 */
-        if ((unsigned int) (x4 | x3 | x2 | x1) > 1)
-            break;
-
-        p = ((x4 * 2 + x3) * 2 + x2) * 2 + x1;
-        a1 += ct_mp3_t32l[p];
-        a2 += ct_mp3_t33l[p];
-    }
+    i = gfc->dsp.quantize.count1_quads(ix, i, ct_mp3_t32l, ct_mp3_t33l, &a1, &a2);
 
     bits = a1;
     gi->count1table_select = 0;

@@ -15,6 +15,7 @@
 #include "checkasm.h"
 #include "common/cpu.h"
 #include "mp3/dsp.h"
+#include "mp3/tables.h"
 #include "mp3/util.h"
 
 #define ITERATIONS   400
@@ -657,6 +658,73 @@ static void check_pair_sums(const ct_mp3_quantize_dsp *ref,
     }
 }
 
+/* A granule's quantized lines as the count1 region sees them: big values
+ * up to a random line, then 0s and 1s, then zeros to the end; with
+ * negative values now and then (LAME's unsigned check stops at them). */
+static void fill_count1(mp3_buffers *t)
+{
+    const int big = checkasm_rand_int(0, 576);
+    const int ones = checkasm_rand_int(big, 576);
+    for (int i = 0; i < 576; i++) {
+        if (i < big)
+            t->ix_ref[i] = checkasm_rand_int(0, 20);
+        else if (i < ones)
+            t->ix_ref[i] = checkasm_rand() & 1;
+        else
+            t->ix_ref[i] = 0;
+        if ((checkasm_rand() & 1023) == 0)
+            t->ix_ref[i] = -checkasm_rand_int(1, 3);
+    }
+}
+
+static void check_count1(const ct_mp3_quantize_dsp *ref,
+                         const ct_mp3_quantize_dsp *opt, mp3_buffers *t)
+{
+    if (checkasm_check_func(opt->zero_pairs_end, ref->zero_pairs_end,
+                            "mp3_zero_pairs_end")) {
+        for (int it = 0; it < ITERATIONS; it++) {
+            fill_count1(t);
+            const int i = 2 * checkasm_rand_int(0, 288);
+            const int a = ref->zero_pairs_end(t->ix_ref, i);
+            const int b = opt->zero_pairs_end(t->ix_ref, i);
+            if (checkasm_check_bits("end", &a, &b, sizeof(a), it))
+                break;
+        }
+        volatile int sink;
+        memset(t->ix_ref, 0, sizeof(t->ix_ref));
+        CHECKASM_BENCH(sink = ref->zero_pairs_end(t->ix_ref, 576),
+                       sink = opt->zero_pairs_end(t->ix_ref, 576));
+        (void)sink;
+    }
+    if (checkasm_check_func(opt->count1_quads, ref->count1_quads,
+                            "mp3_count1_quads")) {
+        int a1 = 0, a2 = 0, b1 = 0, b2 = 0;
+        for (int it = 0; it < ITERATIONS; it++) {
+            fill_count1(t);
+            const int i =
+                ref->zero_pairs_end(t->ix_ref, 2 * checkasm_rand_int(0, 288));
+            a1 = b1 = checkasm_rand_int(0, 1000);
+            a2 = b2 = checkasm_rand_int(0, 1000);
+            const int a = ref->count1_quads(t->ix_ref, i, ct_mp3_t32l,
+                                            ct_mp3_t33l, &a1, &a2);
+            const int b = opt->count1_quads(t->ix_ref, i, ct_mp3_t32l,
+                                            ct_mp3_t33l, &b1, &b2);
+            if (checkasm_check_bits("big_values", &a, &b, sizeof(a), it) ||
+                checkasm_check_bits("a1", &a1, &b1, sizeof(a1), it) ||
+                checkasm_check_bits("a2", &a2, &b2, sizeof(a2), it))
+                break;
+        }
+        for (int i = 0; i < 576; i++)
+            t->ix_ref[i] = checkasm_rand() & 1;
+        volatile int sink;
+        CHECKASM_BENCH(sink = ref->count1_quads(t->ix_ref, 576, ct_mp3_t32l,
+                                                ct_mp3_t33l, &a1, &a2),
+                       sink = opt->count1_quads(t->ix_ref, 576, ct_mp3_t32l,
+                                                ct_mp3_t33l, &b1, &b2));
+        (void)sink;
+    }
+}
+
 /* PCM-like input of the attack detection. */
 static void fill_attack_input(float *in, int n)
 {
@@ -747,6 +815,7 @@ void checkasm_check_mp3(void)
     check_amp_xrpow(&quantize_ref, &quantize_opt, t);
     check_ix_max(&quantize_ref, &quantize_opt, t);
     check_pair_sums(&quantize_ref, &quantize_opt, t);
+    check_count1(&quantize_ref, &quantize_opt, t);
     checkasm_report("mp3_quantize");
     check_fht(&fft_ref, &fft_opt);
     checkasm_report("mp3_fft");

@@ -287,3 +287,47 @@ AVX2 uint32_t ct_mp3_pair_sum_esc_avx2(const uint32_t *largetbl, const int *ix, 
     *nesc = (unsigned int) _mm_cvtsi128_si32(e) + rest_esc;
     return sum;
 }
+
+AVX2 int ct_mp3_zero_pairs_end_avx2(const int *ix, int i)
+{
+    while (i >= 8) {
+        __m256i const v = _mm256_loadu_si256((const __m256i *) (ix + i - 8));
+        if (!_mm256_testz_si256(v, v))
+            break;
+        i -= 8;
+    }
+    return ct_mp3_zero_pairs_end_c(ix, i);
+}
+
+/* A quadruple's code from its lanes' bits (bit k: lane k's value 1, the
+ * lowest line in bit 0): the lowest line weighs 8. */
+static const uint8_t quad_code[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+
+AVX2 int ct_mp3_count1_quads_avx2(const int *ix, int i, const uint8_t *t32l,
+                                  const uint8_t *t33l, int *a1, int *a2)
+{
+    __m256i const one = _mm256_set1_epi32(1);
+    int s1 = *a1, s2 = *a2;
+
+    while (i >= 8) {
+        __m256i const v = _mm256_loadu_si256((const __m256i *) (ix + i - 8));
+        /* lanes 0 or 1 (as unsigned, as LAME's check) */
+        int const small =
+            _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(_mm256_min_epu32(v, one), v)));
+        int const bits = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(v, 31)));
+        int const hi = quad_code[bits >> 4];
+        if ((small & 0xf0) != 0xf0)
+            break;
+        s1 += t32l[hi];
+        s2 += t33l[hi];
+        i -= 4;
+        if (small != 0xff)
+            break;
+        s1 += t32l[quad_code[bits & 15]];
+        s2 += t33l[quad_code[bits & 15]];
+        i -= 4;
+    }
+    *a1 = s1;
+    *a2 = s2;
+    return ct_mp3_count1_quads_c(ix, i, t32l, t33l, a1, a2);
+}
