@@ -141,8 +141,13 @@ AVX2 void ct_mp3_quantize_x34_avx2(const float *adj43asm, float istep, const flo
         __m256 const x = _mm256_mul_ps(vistep, _mm256_loadu_ps(xr34 + i));
         _mm256_storeu_si256((__m256i *) (ix + i), k34_avx2(adj43asm, adj16, x));
     }
-    if (i < n)
-        ct_mp3_quantize_x34_sse2(adj43asm, istep, xr34 + i, ix + i, n - i);
+    if (i < n) {
+        /* the last lines, zeros in the lanes past n (k_34 of 0 is 0) */
+        __m256i const mask =
+            _mm256_cmpgt_epi32(_mm256_set1_epi32((int) (n - i)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256 const x = _mm256_mul_ps(vistep, _mm256_maskload_ps(xr34 + i, mask));
+        _mm256_maskstore_epi32(ix + i, mask, k34_avx2(adj43asm, adj16, x));
+    }
 }
 
 AVX2 float ct_mp3_init_xrpow_avx2(const float *xr, float *xrpow, int n, float *sum, float max)
