@@ -572,9 +572,51 @@ static int long_huffmancodebits(ct_mp3_main_data *md, const ct_mp3_scalefac *sfb
     return bits;
 }
 
+/* Appends the bits of seg to md, 24 at a time; returns their count. */
+static int md_append(ct_mp3_main_data *md, const ct_mp3_main_data *seg)
+{
+    int pos;
+
+    for (pos = 0; pos + 24 <= seg->nbits; pos += 24) {
+        const unsigned char *const b = &seg->buf[pos >> 3];
+        md_putbits(md, b[0] << 16 | b[1] << 8 | b[2], 24);
+    }
+    if (pos < seg->nbits) {
+        /* the bytes past nbits are zeros (md_putbits stores 8 bytes) */
+        const unsigned char *const b = &seg->buf[pos >> 3];
+        int const rest = seg->nbits - pos;
+        md_putbits(md, (b[0] << 16 | b[1] << 8 | b[2]) >> (24 - rest), rest);
+    }
+    return seg->nbits;
+}
+
+/* A granule's big values and count1: coded here, or appended from coded
+ * (ct_mp3_encode_part3). */
+static int granule_part3(ct_mp3_main_data *md, const ct_mp3_scalefac *scalefac_band,
+                         const ct_mp3_gr_info *gi, const ct_mp3_main_data *coded)
+{
+    int bits;
+
+    if (coded != NULL)
+        return md_append(md, coded);
+    if (gi->block_type == SHORT_TYPE)
+        bits = short_huffmancodebits(md, scalefac_band, gi);
+    else
+        bits = long_huffmancodebits(md, scalefac_band, gi);
+    return bits + huffman_coder_count1(md, gi);
+}
+
+void ct_mp3_encode_part3(const ct_mp3_scalefac *scalefac_band, const ct_mp3_gr_info *gi,
+                         ct_mp3_main_data *md)
+{
+    md->nbits = 0;
+    (void) granule_part3(md, scalefac_band, gi, NULL);
+}
+
 void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                              const ct_mp3_scalefac *scalefac_band,
                              const ct_mp3_side_info *l3_side,
+                             const ct_mp3_main_data *const part3[2][2],
                              ct_mp3_main_data *md)
 {
     int gr, ch, sfb, data_bits;
@@ -602,11 +644,8 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                 }
                 assert(data_bits == gi->part2_length);
 
-                if (gi->block_type == SHORT_TYPE)
-                    data_bits += short_huffmancodebits(md, scalefac_band, gi);
-                else
-                    data_bits += long_huffmancodebits(md, scalefac_band, gi);
-                data_bits += huffman_coder_count1(md, gi);
+                data_bits += granule_part3(md, scalefac_band, gi,
+                                           part3 != NULL ? part3[gr][ch] : NULL);
                 /* does the bit count of the quantization agree? */
                 assert(data_bits == gi->part2_3_length + gi->part2_length);
             }
@@ -633,7 +672,6 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                         scale_bits += 3 * slen;
                     }
                 }
-                data_bits += short_huffmancodebits(md, scalefac_band, gi);
             } else {
                 for (; sfb_partition < 4; sfb_partition++) {
                     int const sfbs = gi->sfb_partition_table[sfb_partition];
@@ -643,9 +681,9 @@ void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                         scale_bits += slen;
                     }
                 }
-                data_bits += long_huffmancodebits(md, scalefac_band, gi);
             }
-            data_bits += huffman_coder_count1(md, gi);
+            data_bits += granule_part3(md, scalefac_band, gi,
+                                       part3 != NULL ? part3[gr][ch] : NULL);
             /* does the bit count of the quantization agree? */
             assert(data_bits == gi->part2_3_length);
             assert(scale_bits == gi->part2_length);

@@ -56,11 +56,19 @@ int ct_mp3_get_max_frame_buffer_size_by_constraint(const ct_mp3_config *cfg,
 void ct_mp3_init_bit_stream_w(ct_mp3_state *gfc);
 
 /* writeMainData into md: scalefactors, big values and count1 of each
- * granule and channel of l3_side (table 14 is written as 16). */
+ * granule and channel of l3_side (table 14 is written as 16). part3: NULL,
+ * or per granule and channel NULL or the granule's Huffman coded lines
+ * as ct_mp3_encode_part3 coded them, appended in place of coding them. */
 void ct_mp3_encode_main_data(const ct_mp3_config *cfg,
                              const ct_mp3_scalefac *scalefac_band,
                              const ct_mp3_side_info *l3_side,
+                             const ct_mp3_main_data *const part3[2][2],
                              ct_mp3_main_data *md);
+
+/* The Huffman coded lines of one granule (the big values and count1 of
+ * writeMainData, part2_3_length less part2_length bits) into md. */
+void ct_mp3_encode_part3(const ct_mp3_scalefac *scalefac_band, const ct_mp3_gr_info *gi,
+                         ct_mp3_main_data *md);
 
 /* format_bitstream: appends the current frame (gfc->l3_side, gfc->ov_enc)
  * to the stream, with its main data md. */

@@ -467,14 +467,24 @@ static void quantize(ct_mp3_state *gfc, ct_mp3_frame *fr, ct_mp3_vbr_work *work,
 /* Stage 5: bitstream formatting, the bytes out, the tag's accounting; the
  * frame's main data coded already (coded), or NULL: coded here. */
 static int write_frame(ct_mp3_state *gfc, const ct_mp3_main_data *coded,
-                       unsigned char *mp3buf, int mp3buf_size)
+                       const ct_mp3_loop_work *loop, unsigned char *mp3buf, int mp3buf_size)
 {
     ct_mp3_config const *const cfg = &gfc->cfg;
     ct_mp3_main_data md;
     int mp3count;
 
     if (coded == NULL) {
-        ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side, &md);
+        /* CBR/ABR: the granules the commit took from the speculation come
+         * coded */
+        const ct_mp3_main_data *part3[2][2] = {{NULL, NULL}, {NULL, NULL}};
+        int gr, ch;
+        if (loop != NULL)
+            for (gr = 0; gr < 2; gr++)
+                for (ch = 0; ch < 2; ch++)
+                    if (loop->took[gr][ch])
+                        part3[gr][ch] = &loop->spec_part3[gr][ch];
+        ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side,
+                                (const ct_mp3_main_data *const(*)[2]) part3, &md);
         coded = &md;
     }
     ct_mp3_format_bitstream(gfc, coded);
@@ -529,7 +539,7 @@ int ct_mp3_encode_frame(ct_mp3_state *gfc, const float *inbuf_l,
     ct_mp3_set_masking_lower(gfc, &gfc->l3_side);
 
     /* Stage 5: bitstream formatting */
-    return write_frame(gfc, NULL, mp3buf, mp3buf_size);
+    return write_frame(gfc, NULL, NULL, mp3buf, mp3buf_size);
 }
 
 int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
@@ -544,5 +554,5 @@ int ct_mp3_frame_encode(ct_mp3_state *gfc, ct_mp3_frame *fr, int mode_ext,
        requantized granules to fit the bit budget */
     if (work == NULL || work->refit)
         searched = NULL;
-    return write_frame(gfc, searched, mp3buf, mp3buf_size);
+    return write_frame(gfc, searched, loop, mp3buf, mp3buf_size);
 }

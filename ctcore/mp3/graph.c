@@ -384,7 +384,8 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
            whatever its budget: Encode codes its main data */
         s->main_data_coded = ct_mp3_vbr_within_limits(g->cfg, &s->work.vbr);
         if (s->main_data_coded)
-            ct_mp3_encode_main_data(g->cfg, &g->gfc->scalefac_band, &s->side, &s->main_data);
+            ct_mp3_encode_main_data(g->cfg, &g->gfc->scalefac_band, &s->side, NULL,
+                                    &s->main_data);
     } else {
         /* A speculation that misses is work for nothing, and one that
          * hits saves work only the serial Encode would do: it pays where

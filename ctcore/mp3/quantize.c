@@ -523,11 +523,13 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
             *cod_info = work->spec[gr][ch];
             qnt->OldValue[ch] = work->spec_search[gr][ch][2];
             qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
+            work->took[gr][ch] = 1;
             return 1;
         }
         ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits, NULL);
         if (start_equal(cod_info, &work->spec_start[gr][ch])) {
             *cod_info = work->spec[gr][ch];
+            work->took[gr][ch] = 1;
             return 1;
         }
     } else {
@@ -551,6 +553,10 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
     if (gfc->cfg.use_best_huffman == 1)
         ct_mp3_best_huffman_divide(gfc, cod_info);
     work->spec[gr][ch] = *cod_info;
+    /* what iteration_finish_one and best_scalefac_store leave of a taken
+     * granule's lines and tables is this, whatever they do to its
+     * scalefactors: its part 3 as the commit would code it */
+    ct_mp3_encode_part3(&gfc->scalefac_band, cod_info, &work->spec_part3[gr][ch]);
     work->speculated++;
     return 1;
 }
@@ -782,6 +788,7 @@ void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_
     if (gfc->cfg.channels_out != 2)
         split = NULL;
     work->taken = 0;
+    memset(work->took, 0, sizeof(work->took));
     if (gfc->cfg.vbr == CT_MP3_VBR_ABR)
         abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT, split);
     else

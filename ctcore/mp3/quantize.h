@@ -63,6 +63,7 @@
 
 #include <stdbool.h>
 
+#include "bitstream.h"
 #include "runtime/lane.h"
 #include "state.h"
 
@@ -120,8 +121,12 @@ typedef struct ct_mp3_loop_work {
                                      CurrentStep before, and after */
     ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
+    /* its Huffman coded lines, which the main data takes where the
+     * commit takes the granule */
+    ct_mp3_main_data spec_part3[2][2];
     int speculated;               /* granules the speculation quantized */
     int taken;                    /* of which the commit took */
+    int took[2][2];               /* which */
 } ct_mp3_loop_work;
 
 /* Prepares l3_side's granules for the loop, with no speculation yet.

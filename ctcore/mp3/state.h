@@ -89,7 +89,8 @@
  *               ct_mp3_iteration_init, ct_mp3_{cbr,abr,vbr_new}_iteration_loop
  *               and the quantization helpers (calc_xmin, calc_noise,
  *               count_bits, ...)
- *   bitstream.h bitstream.c: ct_mp3_encode_main_data, ct_mp3_format_bitstream,
+ *   bitstream.h bitstream.c: ct_mp3_encode_main_data, ct_mp3_encode_part3,
+ *               ct_mp3_format_bitstream,
  *               ct_mp3_copy_buffer, ct_mp3_flush_bitstream, ...
  *   reservoir.h reservoir.c: ct_mp3_resv_frame_begin, _max_bits, _adjust,
  *               _frame_end
