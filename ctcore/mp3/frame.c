@@ -474,15 +474,14 @@ static int write_frame(ct_mp3_state *gfc, const ct_mp3_main_data *coded,
     int mp3count;
 
     if (coded == NULL) {
-        /* CBR/ABR: the granules the commit took from the speculation come
-         * coded */
+        /* CBR/ABR: the granules the commit quantized come coded */
         const ct_mp3_main_data *part3[2][2] = {{NULL, NULL}, {NULL, NULL}};
         int gr, ch;
         if (loop != NULL)
             for (gr = 0; gr < 2; gr++)
                 for (ch = 0; ch < 2; ch++)
-                    if (loop->took[gr][ch])
-                        part3[gr][ch] = &loop->spec_part3[gr][ch];
+                    if (loop->coded[gr][ch])
+                        part3[gr][ch] = &loop->part3[gr][ch];
         ct_mp3_encode_main_data(cfg, &gfc->scalefac_band, &gfc->l3_side,
                                 (const ct_mp3_main_data *const(*)[2]) part3, &md);
         coded = &md;

@@ -507,10 +507,13 @@ static int spec_holds(const ct_mp3_qnt_state *qnt, const ct_mp3_loop_work *work,
 /* outer_loop of one granule (cod_info, of the frame's granule gr, ch)
  * with its target bits on gfc's tables and step size search; the commit
  * takes the speculative result where the start agrees with the
- * speculation's and the target is one the speculation's shaping ran for,
- * and the speculation divides the regions of its result ahead of
- * iteration_finish_one. Returns whether the granule's regions are
- * divided (in the commit: whether it took the speculation's). */
+ * speculation's and the target is one the speculation's shaping ran for.
+ * The speculation and the commit divide the regions of their result ahead
+ * of iteration_finish_one and code its lines (work->part3): what
+ * iteration_finish_one's best_scalefac_store leaves of them is this,
+ * whatever it does to the scalefactors, and a channel shaped on the
+ * split's helper is coded there. Returns whether the granule's regions
+ * are divided. */
 static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr, int ch,
                             const float *l3_xmin, float xrpow[576], int targ_bits,
                             ct_mp3_loop_work *work, loop_run run)
@@ -523,13 +526,13 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
             *cod_info = work->spec[gr][ch];
             qnt->OldValue[ch] = work->spec_search[gr][ch][2];
             qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
-            work->took[gr][ch] = 1;
+            work->took[gr][ch] = work->coded[gr][ch] = 1;
             return 1;
         }
         ct_mp3_outer_loop_start(gfc, cod_info, xrpow, ch, targ_bits, NULL);
         if (start_equal(cod_info, &work->spec_start[gr][ch])) {
             *cod_info = work->spec[gr][ch];
-            work->took[gr][ch] = 1;
+            work->took[gr][ch] = work->coded[gr][ch] = 1;
             return 1;
         }
     } else {
@@ -548,16 +551,17 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
         work->spec_start[gr][ch] = *cod_info;
     }
     (void) ct_mp3_outer_loop_shape(gfc, cod_info, l3_xmin, xrpow, targ_bits, shape_targ);
-    if (run != LOOP_SPECULATE)
+    if (run == LOOP_PLAIN)
         return 0;
     if (gfc->cfg.use_best_huffman == 1)
         ct_mp3_best_huffman_divide(gfc, cod_info);
-    work->spec[gr][ch] = *cod_info;
-    /* what iteration_finish_one and best_scalefac_store leave of a taken
-     * granule's lines and tables is this, whatever they do to its
-     * scalefactors: its part 3 as the commit would code it */
-    ct_mp3_encode_part3(&gfc->scalefac_band, cod_info, &work->spec_part3[gr][ch]);
-    work->speculated++;
+    ct_mp3_encode_part3(&gfc->scalefac_band, cod_info, &work->part3[gr][ch]);
+    if (run == LOOP_SPECULATE) {
+        work->spec[gr][ch] = *cod_info;
+        work->speculated++;
+    } else {
+        work->coded[gr][ch] = 1;
+    }
     return 1;
 }
 
@@ -616,7 +620,6 @@ static void granule_commit_split(ct_mp3_state *gfc, int gr, const int targ_bits[
                                       work->xrpow[gr][1], targ_bits[1], work, LOOP_COMMIT);
     }
     iteration_finish_one(gfc, gr, 1, divided[1]);
-    work->taken += divided[0] + divided[1];
 }
 
 /* ABR_iteration_loop: encode a frame with a desired average bitrate. */
@@ -667,8 +670,6 @@ static void abr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
                                            xrpow, targ_bits[gr][ch], work, run);
             }
             iteration_finish_one(gfc, gr, ch, divided);
-            if (run == LOOP_COMMIT)
-                work->taken += divided;
         }
     }
 
@@ -727,8 +728,6 @@ static void cbr_loop(ct_mp3_state *gfc, const float pe[2][2], const float ms_ene
                                            xrpow, targ_bits[ch], work, run);
 
             iteration_finish_one(gfc, gr, ch, divided);
-            if (run == LOOP_COMMIT)
-                work->taken += divided;
         }
     }
 
@@ -787,10 +786,11 @@ void ct_mp3_loop_commit(ct_mp3_state *gfc, const float pe[2][2], const float ms_
 {
     if (gfc->cfg.channels_out != 2)
         split = NULL;
-    work->taken = 0;
     memset(work->took, 0, sizeof(work->took));
+    memset(work->coded, 0, sizeof(work->coded));
     if (gfc->cfg.vbr == CT_MP3_VBR_ABR)
         abr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT, split);
     else
         cbr_loop(gfc, pe, ms_ener_ratio, NULL, work, LOOP_COMMIT, split);
+    work->taken = work->took[0][0] + work->took[0][1] + work->took[1][0] + work->took[1][1];
 }

@@ -121,12 +121,13 @@ typedef struct ct_mp3_loop_work {
                                      CurrentStep before, and after */
     ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
-    /* its Huffman coded lines, which the main data takes where the
-     * commit takes the granule */
-    ct_mp3_main_data spec_part3[2][2];
+    /* the granule's Huffman coded lines: the speculation's, replaced by
+     * the commit's where the commit shapes the granule */
+    ct_mp3_main_data part3[2][2];
     int speculated;               /* granules the speculation quantized */
     int taken;                    /* of which the commit took */
     int took[2][2];               /* which */
+    int coded[2][2];              /* the commit's granules part3 holds */
 } ct_mp3_loop_work;
 
 /* Prepares l3_side's granules for the loop, with no speculation yet.
