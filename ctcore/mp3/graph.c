@@ -142,9 +142,12 @@ struct ct_mp3_graph {
      * (else Mask computes those it needs, as the sequential chain). */
     int with_short;
 
-    /* Node Decide: the filterbank's carry, the subband samples of the
-     * last granule (sv_enc.sb_sample of the sequential chain). */
-    float sb_carry[2][18][SBLIMIT];
+    /* Node Decide: the filterbank's carry of each frame, the subband
+     * samples of the frame before's last granule (sv_enc.sb_sample of the
+     * sequential chain), for the frame's Search: frame f's at
+     * f % (ring + 1), so that Decide writes the next frame's while the
+     * ring's frames may read theirs. */
+    float (*sb_carry)[2][18][SBLIMIT];
 
     /* Node Search, CBR/ABR: each worker's scratch copy of the encoder's
      * state for the speculative loop: its quantization part (state.h,
@@ -276,17 +279,17 @@ static int node_decide(void *ctx, size_t slot, uint64_t frame, int worker)
         const float *inbuf[2];
         slot_input(s, inbuf);
         ct_mp3_prime_filterbank(g->cfg, &gfc->dsp.mdct, gfc->sv_enc.amp_filter, inbuf,
-                                g->sb_carry);
+                                g->sb_carry[0]);
     }
 
     ct_mp3_frame_record_init(&s->fr);
     ct_mp3_frame_psy_decide(gfc, s->psy, &s->fr, s->psy_dec, &s->side);
     ct_mp3_adjust_ath(gfc);
     s->ath_adjust_factor = gfc->ATH.adjust_factor;
-    /* the filterbank's carry, for the MDCT in Search */
-    memcpy(s->sb_carry, g->sb_carry, sizeof(s->sb_carry));
+    /* the next frame's filterbank carry, for its MDCT in Search */
     for (ch = 0; ch < g->cfg->channels_out; ch++)
-        memcpy(g->sb_carry[ch], s->sb[g->cfg->mode_gr - 1][ch], sizeof(g->sb_carry[ch]));
+        memcpy(g->sb_carry[(frame + 1) % (g->ring + 1)][ch], s->sb[g->cfg->mode_gr - 1][ch],
+               sizeof(g->sb_carry[0][ch]));
     /* where LAME's loop leaves it: a function of the block types alone */
     ct_mp3_set_masking_lower(gfc, &s->side);
     trace_add(g, worker, CT_MP3_NODE_DECIDE, start);
@@ -340,14 +343,15 @@ static uint64_t start_tag(uint64_t frame)
 /* The step size search's start for the frame's speculation: where the
  * previous frame's speculation left it, if that one has run (the commit
  * starts there where that speculation was right), else where the stream
- * starts (iteration_init). */
-static void search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
+ * starts (iteration_init). Returns whether the previous one had run. */
+static bool search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
 {
     uint64_t const end = atomic_load_explicit(&g->search_end, memory_order_relaxed);
+    bool const found = end >> 32 == start_tag(frame);
     int ch;
 
     for (ch = 0; ch < 2; ch++) {
-        if (end >> 32 == start_tag(frame)) {
+        if (found) {
             search[ch][0] = (int) (end >> (16 * ch)) & 0xff;
             search[ch][1] = (int) (end >> (16 * ch + 8)) & 0xff;
         } else {
@@ -355,6 +359,7 @@ static void search_guess(ct_mp3_graph *g, uint64_t frame, int search[2][2])
             search[ch][1] = 4;
         }
     }
+    return found;
 }
 
 static void search_publish(ct_mp3_graph *g, uint64_t frame, int search[2][2])
@@ -374,7 +379,7 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
     double const start = trace_start(g);
 
     ct_mp3_frame_mdct(g->cfg, g->gfc->sv_enc.amp_filter,
-                      (const float (*)[18][SBLIMIT]) s->sb_carry,
+                      (const float (*)[18][SBLIMIT]) g->sb_carry[frame % (g->ring + 1)],
                       (const float (*)[2][18][SBLIMIT]) s->sb, &s->side);
     if (g->vbr) {
         ct_mp3_frame_vbr_prepare(g->gfc, &s->fr, s->mode_ext, s->ath_adjust_factor, &s->side,
@@ -394,14 +399,23 @@ static int node_search(void *ctx, size_t slot, uint64_t frame, int worker)
         uint64_t const encoded = atomic_load_explicit(&g->encoded, memory_order_relaxed);
         int const speculate = frame >= encoded + g->speculate_lag;
         int search[2][2];
+        bool guessed;
 
         s->speculated = speculate;
-        search_guess(g, frame, search);
+        guessed = !search_guess(g, frame, search);
         ct_mp3_frame_loop_search(g->scratch[worker], &s->fr, s->mode_ext, s->padding,
                                  s->ath_adjust_factor, speculate, search, &s->side,
                                  &s->work.loop);
         if (speculate) {
+            /* the previous frame's speculation, still running when this
+             * one started, has likely ended by now: where the commit will
+             * start the first granule's search if it was right */
+            int second[2][2];
+            bool const second_known = guessed && search_guess(g, frame, second);
             search_publish(g, frame, search);
+            if (second_known)
+                ct_mp3_loop_second_start(g->scratch[worker], &s->side,
+                                         (const int (*)[2]) second, &s->work.loop);
             if (g->trace != NULL)
                 g->trace[worker].speculation.frames++;
         }
@@ -595,6 +609,7 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
     g->speculate_lag = g->ring / 4;
     g->with_short = 0;
     g->slots = calloc(g->ring, sizeof(*g->slots));
+    g->sb_carry = calloc(g->ring + 1, sizeof(*g->sb_carry));
     g->enc = calloc(1, sizeof(*g->enc));
     if (!g->vbr) {
         g->n_scratch = g->n_workers;
@@ -613,7 +628,7 @@ ct_mp3_graph *ct_mp3_graph_new(ct_pool *pool, ct_mp3_state *gfc, size_t ring,
         if (g->split.lane == NULL || g->split.helper == NULL)
             scratch_ok = 0;
     }
-    if (g->slots != NULL && g->enc != NULL && scratch_ok) {
+    if (g->slots != NULL && g->sb_carry != NULL && g->enc != NULL && scratch_ok) {
         g->pipeline_plain = ct_pipeline_new(pool, nodes, n_nodes - 1, g->ring, g);
         if (split)
             g->pipeline_split = ct_pipeline_new(pool, nodes, n_nodes, g->ring, g);
@@ -643,6 +658,7 @@ void ct_mp3_graph_free(ct_mp3_graph *g)
     free(g->scratch);
     free(g->trace);
     free(g->slots);
+    free(g->sb_carry);
     free(g->enc);
     free(g->out);
     free(g);
@@ -662,7 +678,7 @@ void ct_mp3_graph_start(ct_mp3_graph *g)
     if (g->pipeline == NULL)
         return;
     ct_pipeline_reset(g->pipeline);
-    memset(g->sb_carry, 0, sizeof(g->sb_carry));
+    memset(g->sb_carry, 0, (g->ring + 1) * sizeof(*g->sb_carry));
     copy_part(g->enc, g->gfc, CT_MP3_BITSTREAM_PART, g->poison);
     atomic_store(&g->encoded, 0);
     atomic_store(&g->search_end, 0);

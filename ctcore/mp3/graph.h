@@ -43,12 +43,9 @@ typedef struct ct_mp3_frame_slot {
     ct_mp3_psy_granule psy[2];
     float sb[2][2][18][SBLIMIT];
     /* Decide: the model's decisions of each granule and what Mask and
-     * Resolve read of the model's state; ATH.adjust_factor of the frame;
-     * the filterbank's carry (the subband samples of the frame before's
-     * last granule) */
+     * Resolve read of the model's state; ATH.adjust_factor of the frame */
     ct_mp3_psy_decision psy_dec[2];
     float ath_adjust_factor;
-    float sb_carry[2][18][SBLIMIT];
     /* Mask: each granule's masking before the short block pre-echo
      * control */
     ct_mp3_psy_ratio psy_mask[2][4];

@@ -428,6 +428,8 @@ void ct_mp3_loop_prepare(const ct_mp3_state *gfc, int mode_ext, ct_mp3_side_info
     for (gr = 0; gr < 2; gr++)
         for (ch = 0; ch < 2; ch++)
             work->spec_start_targ[gr][ch] = work->spec_shape_targ[gr][ch] = targ_none;
+    for (ch = 0; ch < 2; ch++)
+        work->spec_second_targ[ch] = targ_none;
     for (gr = 0; gr < cfg->mode_gr; gr++) {
         if (mode_ext == MPG_MD_MS_LR)
             ms_convert(l3_side, gr);
@@ -491,17 +493,26 @@ static int targ_in(const ct_mp3_targ_range *range, int targ_bits)
 }
 
 /* Whether the commit's granule takes the speculation's result as it is:
- * its step size search would start, and so run, as the speculation's, and
- * its target is one the speculation's search and shaping ran for
- * (sv_qnt.pseudohalf, which the search's start also sets, is the scratch
- * of one granule's search). */
-static int spec_holds(const ct_mp3_qnt_state *qnt, const ct_mp3_loop_work *work, int gr, int ch,
-                      int targ_bits)
+ * its step size search would start, and so run, as the speculation's (or
+ * as the second start's of the first granule), and its target is one the
+ * speculation's search and shaping ran for (sv_qnt.pseudohalf, which the
+ * search's start also sets, is the scratch of one granule's search).
+ * Returns the search's start and end that hold, or NULL. */
+static const int *spec_holds(const ct_mp3_qnt_state *qnt, const ct_mp3_loop_work *work, int gr,
+                             int ch, int targ_bits)
 {
-    return qnt->OldValue[ch] == work->spec_search[gr][ch][0]
-           && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]
-           && targ_in(&work->spec_start_targ[gr][ch], targ_bits)
-           && targ_in(&work->spec_shape_targ[gr][ch], targ_bits);
+    const int *const second = work->spec_second_search[ch];
+
+    if (!targ_in(&work->spec_shape_targ[gr][ch], targ_bits))
+        return NULL;
+    if (qnt->OldValue[ch] == work->spec_search[gr][ch][0]
+        && qnt->CurrentStep[ch] == work->spec_search[gr][ch][1]
+        && targ_in(&work->spec_start_targ[gr][ch], targ_bits))
+        return work->spec_search[gr][ch];
+    if (gr == 0 && qnt->OldValue[ch] == second[0] && qnt->CurrentStep[ch] == second[1]
+        && targ_in(&work->spec_second_targ[ch], targ_bits))
+        return second;
+    return NULL;
 }
 
 /* outer_loop of one granule (cod_info, of the frame's granule gr, ch)
@@ -522,10 +533,11 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
     ct_mp3_targ_range *start_targ = NULL, *shape_targ = NULL;
 
     if (run == LOOP_COMMIT && targ_in(&work->spec_shape_targ[gr][ch], targ_bits)) {
-        if (spec_holds(qnt, work, gr, ch, targ_bits)) {
+        const int *const search = spec_holds(qnt, work, gr, ch, targ_bits);
+        if (search != NULL) {
             *cod_info = work->spec[gr][ch];
-            qnt->OldValue[ch] = work->spec_search[gr][ch][2];
-            qnt->CurrentStep[ch] = work->spec_search[gr][ch][3];
+            qnt->OldValue[ch] = search[2];
+            qnt->CurrentStep[ch] = search[3];
             work->took[gr][ch] = work->coded[gr][ch] = 1;
             return 1;
         }
@@ -539,6 +551,7 @@ static int granule_quantize(ct_mp3_state *gfc, ct_mp3_gr_info *cod_info, int gr,
         if (run == LOOP_SPECULATE) {
             work->spec_search[gr][ch][0] = qnt->OldValue[ch];
             work->spec_search[gr][ch][1] = qnt->CurrentStep[ch];
+            work->spec_targ[gr][ch] = targ_bits;
             start_targ = &work->spec_start_targ[gr][ch];
             shape_targ = &work->spec_shape_targ[gr][ch];
             *start_targ = *shape_targ = targ_all;
@@ -778,6 +791,36 @@ void ct_mp3_loop_speculate(ct_mp3_state *scratch, const float pe[2][2],
     for (ch = 0; ch < 2; ch++) {
         search[ch][0] = scratch->sv_qnt.OldValue[ch];
         search[ch][1] = scratch->sv_qnt.CurrentStep[ch];
+    }
+}
+
+void ct_mp3_loop_second_start(ct_mp3_state *scratch, const ct_mp3_side_info *l3_side,
+                              const int start[2][2], ct_mp3_loop_work *work)
+{
+    ct_mp3_qnt_state *const qnt = &scratch->sv_qnt;
+    int ch;
+
+    for (ch = 0; ch < scratch->cfg.channels_out; ch++) {
+        const int *const spec = work->spec_search[0][ch];
+        int *const second = work->spec_second_search[ch];
+        ct_mp3_targ_range range = targ_all;
+        ct_mp3_gr_info gi;
+
+        if (work->spec_start_targ[0][ch].lo > work->spec_start_targ[0][ch].hi
+            || (start[ch][0] == spec[0] && start[ch][1] == spec[1]))
+            continue;
+        gi = l3_side->tt[0][ch];
+        qnt->OldValue[ch] = start[ch][0];
+        qnt->CurrentStep[ch] = start[ch][1];
+        ct_mp3_outer_loop_start(scratch, &gi, work->xrpow[0][ch], ch, work->spec_targ[0][ch],
+                                &range);
+        if (!start_equal(&gi, &work->spec_start[0][ch]))
+            continue;
+        second[0] = start[ch][0];
+        second[1] = start[ch][1];
+        second[2] = qnt->OldValue[ch];
+        second[3] = qnt->CurrentStep[ch];
+        work->spec_second_targ[ch] = range;
     }
 }
 

@@ -119,6 +119,12 @@ typedef struct ct_mp3_loop_work {
     ct_mp3_targ_range spec_shape_targ[2][2];
     int spec_search[2][2][4];     /* its step size search: OldValue and
                                      CurrentStep before, and after */
+    int spec_targ[2][2];          /* the target bits it ran with */
+    /* the first granule's step size search from a second start that
+     * leaves the granule as the first did (ct_mp3_loop_second_start): as
+     * spec_search, and the targets it holds for, empty where none */
+    int spec_second_search[2][4];
+    ct_mp3_targ_range spec_second_targ[2];
     ct_mp3_gr_info spec_start[2][2]; /* the granule after outer_loop's start */
     ct_mp3_gr_info spec[2][2];    /* and after outer_loop */
     /* the granule's Huffman coded lines: the speculation's, replaced by
@@ -163,6 +169,14 @@ typedef struct ct_mp3_loop_split {
     ct_mp3_state *helper;
 } ct_mp3_loop_split;
 
+/* After the speculative run on scratch (ct_mp3_loop_speculate), with
+ * l3_side the prepared granules: the first granule's step size search
+ * from start[ch] too (the previous frame's end, known only now), for each
+ * channel whose speculation started elsewhere; kept where it leaves the
+ * granule as the speculation's did, so that a commit starting there takes
+ * the speculation's result without its own search. */
+void ct_mp3_loop_second_start(ct_mp3_state *scratch, const ct_mp3_side_info *l3_side,
+                              const int start[2][2], ct_mp3_loop_work *work);
 /* The loop proper on gfc->l3_side's prepared granules; split: the second
  * channel's helper, NULL for none (and where the lane has no helper
  * serving, the commit runs both channels itself). */
