@@ -388,7 +388,62 @@ static void md_putbits(ct_mp3_main_data *md, int val, int j)
     }
 }
 
-static int huffman_coder_count1(ct_mp3_main_data *md, const ct_mp3_gr_info *gi)
+/* md_putbits for a run of codes: the bits not yet stored kept in a
+ * register (the low n bits of acc), stored 32 at a time from byte pos of
+ * md->buf on; md->nbits is set again by md_writer_close. */
+typedef struct md_writer {
+    ct_mp3_main_data *md;
+    uint64_t acc;
+    int n;
+    int pos;
+} md_writer;
+
+static void store_be(unsigned char *p, uint64_t v, int bytes)
+{
+    int k;
+    for (k = 0; k < bytes; k++)
+        p[k] = (unsigned char) (v >> (8 * (bytes - 1 - k)));
+}
+
+static void md_writer_open(md_writer *w, ct_mp3_main_data *md)
+{
+    int const off = md->nbits & 7;
+
+    w->md = md;
+    w->pos = md->nbits >> 3;
+    w->n = off;
+    w->acc = off ? (uint64_t) (md->buf[w->pos] >> (8 - off)) : 0;
+}
+
+/* As md_putbits' stores: the written bits, then zeros to 8 bytes on. */
+static void md_writer_close(md_writer *w)
+{
+    assert(w->pos + 8 <= (int) sizeof(w->md->buf));
+    store_be(&w->md->buf[w->pos], w->n ? w->acc << (64 - w->n) : 0, 8);
+    w->md->nbits = w->pos * 8 + w->n;
+}
+
+/* md_putbits(md, val, j), j <= 32. */
+static void md_writer_put(md_writer *w, unsigned int val, int j)
+{
+    if (j < 32 && (val >> j) != 0) {
+        /* a value wider than its length: md_putbits' own way */
+        md_writer_close(w);
+        md_putbits(w->md, (int) val, j);
+        md_writer_open(w, w->md);
+        return;
+    }
+    w->acc = w->acc << j | val;
+    w->n += j;
+    if (w->n >= 32) {
+        w->n -= 32;
+        assert(w->pos + 4 <= CT_MP3_MAIN_DATA_MAX_BYTES);
+        store_be(&w->md->buf[w->pos], (uint32_t) (w->acc >> w->n), 4);
+        w->pos += 4;
+    }
+}
+
+static int huffman_coder_count1(md_writer *w, const ct_mp3_gr_info *gi)
 {
     /* the count1 area */
     const ct_mp3_huffcodetab *const h = &ct_mp3_ht[gi->count1table_select + 32];
@@ -439,14 +494,14 @@ static int huffman_coder_count1(ct_mp3_main_data *md, const ct_mp3_gr_info *gi)
 
         ix += 4;
         xr += 4;
-        md_putbits(md, huffbits + h->table[p], h->hlen[p]);
+        md_writer_put(w, (unsigned int) (huffbits + h->table[p]), h->hlen[p]);
         bits += h->hlen[p];
     }
     return bits;
 }
 
 /* Implements the pseudocode of page 98 of the IS. */
-static int huffmancode(ct_mp3_main_data *md, unsigned int tableindex, int start,
+static int huffmancode(md_writer *w, unsigned int tableindex, int start,
                        int end, const ct_mp3_gr_info *gi)
 {
     const ct_mp3_huffcodetab *const h = &ct_mp3_ht[tableindex];
@@ -511,8 +566,8 @@ static int huffmancode(ct_mp3_main_data *md, unsigned int tableindex, int start,
         assert(cbits <= MAX_LENGTH);
         assert(xbits <= MAX_LENGTH);
 
-        md_putbits(md, h->table[x1], cbits);
-        md_putbits(md, (int)ext, xbits);
+        md_writer_put(w, h->table[x1], cbits);
+        md_writer_put(w, ext, xbits);
         bits += cbits + xbits;
     }
     return bits;
@@ -520,7 +575,7 @@ static int huffmancode(ct_mp3_main_data *md, unsigned int tableindex, int start,
 
 /* Note the discussion of huffmancodebits() on pages 28 and 29 of the IS, as
  * well as the definitions of the side information on pages 26 and 27. */
-static int short_huffmancodebits(ct_mp3_main_data *md, const ct_mp3_scalefac *sfb,
+static int short_huffmancodebits(md_writer *w, const ct_mp3_scalefac *sfb,
                                  const ct_mp3_gr_info *gi)
 {
     int bits;
@@ -531,14 +586,14 @@ static int short_huffmancodebits(ct_mp3_main_data *md, const ct_mp3_scalefac *sf
         region1Start = gi->big_values;
 
     /* short blocks do not have a region2 */
-    bits = huffmancode(md, (unsigned int)table_select_written(gi->table_select[0]), 0,
+    bits = huffmancode(w, (unsigned int)table_select_written(gi->table_select[0]), 0,
                        region1Start, gi);
-    bits += huffmancode(md, (unsigned int)table_select_written(gi->table_select[1]),
+    bits += huffmancode(w, (unsigned int)table_select_written(gi->table_select[1]),
                         region1Start, gi->big_values, gi);
     return bits;
 }
 
-static int long_huffmancodebits(ct_mp3_main_data *md, const ct_mp3_scalefac *sfb,
+static int long_huffmancodebits(md_writer *w, const ct_mp3_scalefac *sfb,
                                 const ct_mp3_gr_info *gi)
 {
     unsigned int i;
@@ -563,29 +618,30 @@ static int long_huffmancodebits(ct_mp3_main_data *md, const ct_mp3_scalefac *sfb
     if (region2Start > bigvalues)
         region2Start = bigvalues;
 
-    bits = huffmancode(md, (unsigned int)table_select_written(gi->table_select[0]), 0,
+    bits = huffmancode(w, (unsigned int)table_select_written(gi->table_select[0]), 0,
                        region1Start, gi);
-    bits += huffmancode(md, (unsigned int)table_select_written(gi->table_select[1]),
+    bits += huffmancode(w, (unsigned int)table_select_written(gi->table_select[1]),
                         region1Start, region2Start, gi);
-    bits += huffmancode(md, (unsigned int)table_select_written(gi->table_select[2]),
+    bits += huffmancode(w, (unsigned int)table_select_written(gi->table_select[2]),
                         region2Start, bigvalues, gi);
     return bits;
 }
 
-/* Appends the bits of seg to md, 24 at a time; returns their count. */
-static int md_append(ct_mp3_main_data *md, const ct_mp3_main_data *seg)
+/* Appends the bits of seg, 32 at a time; returns their count. */
+static int md_append(md_writer *w, const ct_mp3_main_data *seg)
 {
     int pos;
 
-    for (pos = 0; pos + 24 <= seg->nbits; pos += 24) {
+    for (pos = 0; pos + 32 <= seg->nbits; pos += 32) {
         const unsigned char *const b = &seg->buf[pos >> 3];
-        md_putbits(md, b[0] << 16 | b[1] << 8 | b[2], 24);
+        md_writer_put(w, (unsigned int) b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3], 32);
     }
     if (pos < seg->nbits) {
-        /* the bytes past nbits are zeros (md_putbits stores 8 bytes) */
+        /* the bytes past nbits are zeros (the writer stores 8 bytes) */
         const unsigned char *const b = &seg->buf[pos >> 3];
         int const rest = seg->nbits - pos;
-        md_putbits(md, (b[0] << 16 | b[1] << 8 | b[2]) >> (24 - rest), rest);
+        md_writer_put(w, ((unsigned int) b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) >> (32 - rest),
+                      rest);
     }
     return seg->nbits;
 }
@@ -595,15 +651,20 @@ static int md_append(ct_mp3_main_data *md, const ct_mp3_main_data *seg)
 static int granule_part3(ct_mp3_main_data *md, const ct_mp3_scalefac *scalefac_band,
                          const ct_mp3_gr_info *gi, const ct_mp3_main_data *coded)
 {
+    md_writer w;
     int bits;
 
+    md_writer_open(&w, md);
     if (coded != NULL)
-        return md_append(md, coded);
-    if (gi->block_type == SHORT_TYPE)
-        bits = short_huffmancodebits(md, scalefac_band, gi);
+        bits = md_append(&w, coded);
+    else if (gi->block_type == SHORT_TYPE)
+        bits = short_huffmancodebits(&w, scalefac_band, gi);
     else
-        bits = long_huffmancodebits(md, scalefac_band, gi);
-    return bits + huffman_coder_count1(md, gi);
+        bits = long_huffmancodebits(&w, scalefac_band, gi);
+    if (coded == NULL)
+        bits += huffman_coder_count1(&w, gi);
+    md_writer_close(&w);
+    return bits;
 }
 
 void ct_mp3_encode_part3(const ct_mp3_scalefac *scalefac_band, const ct_mp3_gr_info *gi,
