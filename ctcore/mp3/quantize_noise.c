@@ -182,51 +182,49 @@ int ct_mp3_calc_xmin(const ct_mp3_state *gfc, float ath_adjust_factor,
     return ath_over;
 }
 
-/* Noise of l lines pairs from *startline on: zero above count1, 0 or step
- * in the count1 region, the 4/3 power of the big values otherwise. */
-static float calc_noise_core(const float *pow43, const ct_mp3_gr_info *const cod_info,
-                             int *startline, int l, float step)
+/* Noise of l lines pairs from j on: zero above count1, 0 or step in the
+ * count1 region, the 4/3 power of the big values otherwise. */
+static float calc_noise_core(const float *pow43, const float *restrict xr,
+                             const int *restrict ix, int count1, int big_values, int j, int l,
+                             float step)
 {
     float noise = 0;
-    int j = *startline;
-    const int *const ix = cod_info->l3_enc;
 
-    if (j > cod_info->count1) {
+    if (j > count1) {
         while (l--) {
             float temp;
-            temp = cod_info->xr[j];
+            temp = xr[j];
             j++;
             noise += temp * temp;
-            temp = cod_info->xr[j];
+            temp = xr[j];
             j++;
             noise += temp * temp;
         }
-    } else if (j > cod_info->big_values) {
+    } else if (j > big_values) {
         float ix01[2];
         ix01[0] = 0;
         ix01[1] = step;
         while (l--) {
             float temp;
-            temp = fabs(cod_info->xr[j]) - ix01[ix[j]];
+            temp = fabs(xr[j]) - ix01[ix[j]];
             j++;
             noise += temp * temp;
-            temp = fabs(cod_info->xr[j]) - ix01[ix[j]];
+            temp = fabs(xr[j]) - ix01[ix[j]];
             j++;
             noise += temp * temp;
         }
     } else {
         while (l--) {
             float temp;
-            temp = fabs(cod_info->xr[j]) - pow43[ix[j]] * step;
+            temp = fabs(xr[j]) - pow43[ix[j]] * step;
             j++;
             noise += temp * temp;
-            temp = fabs(cod_info->xr[j]) - pow43[ix[j]] * step;
+            temp = fabs(xr[j]) - pow43[ix[j]] * step;
             j++;
             noise += temp * temp;
         }
     }
 
-    *startline = j;
     return noise;
 }
 
@@ -235,42 +233,52 @@ static float calc_noise_core(const float *pow43, const ct_mp3_gr_info *const cod
  * distort[], and its sums in res (in log10 units: -oo dB => -1.00, -6 dB
  * => -0.97, 0 dB => 0.00, +6 dB => +3.69, +10 dB => +6.45). Returns the
  * number of bands over their threshold.
+ *
+ * The granule's fields are read into locals once: distort, res and
+ * prev_noise may alias nothing of cod_info, but C would reload them after
+ * every store.
  */
 int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab, const ct_mp3_gr_info *const cod_info,
-                      const float *l3_xmin, float *distort, ct_mp3_noise_result *const res,
-                      ct_mp3_noise_data *prev_noise)
+                      const float *restrict l3_xmin, float *restrict distort,
+                      ct_mp3_noise_result *const res, ct_mp3_noise_data *restrict prev_noise)
 {
-    int sfb, l, over = 0;
+    int sfb, l, over = 0, over_SSD = 0;
     float over_noise_db = 0;
     float tot_noise_db = 0; /* 0 dB relative to masking */
     float max_noise = -20.0; /* -200 dB relative to masking */
     int j = 0;
     const int *scalefac = cod_info->scalefac;
+    int const global_gain = cod_info->global_gain;
+    int const preflag = cod_info->preflag;
+    int const sf_shift = cod_info->scalefac_scale + 1;
+    int const psymax = cod_info->psymax;
+    int const max_nonzero_coeff = cod_info->max_nonzero_coeff;
+    int const count1 = cod_info->count1;
+    int const big_values = cod_info->big_values;
+    float noise_db[SFBMAX];
 
-    res->over_SSD = 0;
-
-    for (sfb = 0; sfb < cod_info->psymax; sfb++) {
-        int const s = cod_info->global_gain
-            - (((*scalefac++) + (cod_info->preflag ? ct_mp3_pretab[sfb] : 0))
-               << (cod_info->scalefac_scale + 1))
+    for (sfb = 0; sfb < psymax; sfb++) {
+        int const width = cod_info->width[sfb];
+        int const s = global_gain
+            - (((*scalefac++) + (preflag ? ct_mp3_pretab[sfb] : 0)) << sf_shift)
             - cod_info->subblock_gain[cod_info->window[sfb]] * 8;
-        float const r_l3_xmin = 1.f / *l3_xmin++;
+        float const r_l3_xmin = 1.f / l3_xmin[sfb];
         float distort_ = 0.0f;
         float noise = 0.0f;
 
         if (prev_noise && (prev_noise->step[sfb] == s)) {
             /* use previously computed values */
-            j += cod_info->width[sfb];
+            j += width;
             distort_ = r_l3_xmin * prev_noise->noise[sfb];
 
             noise = prev_noise->noise_log[sfb];
         } else {
             float const step = qtab->pow20[s + Q_MAX2];
-            l = cod_info->width[sfb] >> 1;
+            l = width >> 1;
 
-            if ((j + cod_info->width[sfb]) > cod_info->max_nonzero_coeff) {
+            if ((j + width) > max_nonzero_coeff) {
                 int usefullsize;
-                usefullsize = cod_info->max_nonzero_coeff - j + 1;
+                usefullsize = max_nonzero_coeff - j + 1;
 
                 if (usefullsize > 0)
                     l = usefullsize >> 1;
@@ -278,7 +286,9 @@ int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab, const ct_mp3_gr_info *const
                     l = 0;
             }
 
-            noise = calc_noise_core(qtab->pow43, cod_info, &j, l, step);
+            noise = calc_noise_core(qtab->pow43, cod_info->xr, cod_info->l3_enc, count1,
+                                    big_values, j, l, step);
+            j += 2 * l;
 
             if (prev_noise) {
                 /* save noise values */
@@ -296,12 +306,14 @@ int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab, const ct_mp3_gr_info *const
                 prev_noise->noise_log[sfb] = noise;
             }
         }
-        *distort++ = distort_;
+        distort[sfb] = distort_;
+        noise_db[sfb] = noise;
+    }
 
-        if (prev_noise) {
-            /* save noise values */
-            prev_noise->global_gain = cod_info->global_gain;
-        }
+    /* The sums in a second pass: the bands above are independent of each
+     * other, and of these chains. */
+    for (sfb = 0; sfb < psymax; sfb++) {
+        float const noise = noise_db[sfb];
 
         tot_noise_db += noise;
 
@@ -311,7 +323,7 @@ int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab, const ct_mp3_gr_info *const
             tmp = (int) (noise * 10 + .5);
             if (tmp < 1)
                 tmp = 1;
-            res->over_SSD += tmp * tmp;
+            over_SSD += tmp * tmp;
 
             over++;
             /* multiplying here is adding in dB, but can overflow */
@@ -320,6 +332,12 @@ int ct_mp3_calc_noise(const ct_mp3_qnt_tables *qtab, const ct_mp3_gr_info *const
         max_noise = (max_noise > noise) ? max_noise : noise;
     }
 
+    if (prev_noise && psymax > 0) {
+        /* save noise values */
+        prev_noise->global_gain = global_gain;
+    }
+
+    res->over_SSD = over_SSD;
     res->over_count = over;
     res->tot_noise = tot_noise_db;
     res->over_noise = over_noise_db;

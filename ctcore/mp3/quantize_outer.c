@@ -328,9 +328,11 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
         break;
 
     case 1:
-        /* amplify bands within 50% of max (on db scale) */
+        /* amplify bands within 50% of max (on db scale). LAME's
+         * pow(trigger, .5) in double, rounded to float, is sqrtf(trigger)
+         * for every float above 1 (checkasm: mp3_amp_trigger). */
         if (trigger > 1.0)
-            trigger = pow(trigger, .5);
+            trigger = sqrtf(trigger);
         else
             trigger *= .95;
         break;

@@ -35,7 +35,7 @@
  *   FLOAT8                   double
  *   pow20, ipow20, pow43,    gfc->qtab.pow20, ... (per-encoder, filled by
  *   adj43asm (globals)       ct_mp3_iteration_init)
- *   log_table (util.c)       const table in util.c (ct_mp3_fast_log2)
+ *   ct_mp3_log_table (util.c) const table (ct_mp3_fast_log2, util.h)
  *
  * Pointers LAME allocates (bs.buf, ATH, cd_psy, cd_psy->s3, rgdata,
  * VBR_seek_table.bag, resampler buffers) are fixed-size members here: the

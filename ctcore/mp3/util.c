@@ -6,17 +6,13 @@
 #include "util.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "tables.h"
 
-#define LOG2_SIZE 512
-#define LOG2_SIZE_L2 9
-
 /* LAME's init_log_table fills this once per process:
- * log_table[j] = log(1.0f + j / (float) LOG2_SIZE) / log(2.0f), the double
+ * log_table[j] = log(1.0f + j / (float) CT_MP3_LOG2_SIZE) / log(2.0f), the double
  * quotient rounded to float. These are those floats, written out. */
-static const float log_table[LOG2_SIZE + 1] = {
+const float ct_mp3_log_table[CT_MP3_LOG2_SIZE + 1] = {
     0x0p+0f, 0x1.70f84p-9f, 0x1.709c46p-8f, 0x1.143068p-7f,
     0x1.6fe50cp-7f, 0x1.cb6c3ap-7f, 0x1.136312p-6f, 0x1.40f978p-6f,
     0x1.6e7968p-6f, 0x1.9be2f8p-6f, 0x1.c9363cp-6f, 0x1.f6734ap-6f,
@@ -147,26 +143,6 @@ static const float log_table[LOG2_SIZE + 1] = {
     0x1.fd1be4p-1f, 0x1.fdd532p-1f, 0x1.fe8e5p-1f, 0x1.ff473ep-1f,
     0x1p+0f,
 };
-
-float ct_mp3_fast_log2(float x)
-{
-    float log2val, partial;
-    uint32_t bits;
-    int mantisse;
-
-    memcpy(&bits, &x, sizeof(bits));
-    mantisse = (int) (bits & 0x7fffff);
-    log2val = (float) ((int) ((bits >> 23) & 0xFF) - 0x7f);
-    partial = (float) (mantisse & ((1 << (23 - LOG2_SIZE_L2)) - 1));
-    partial *= 1.0f / ((1 << (23 - LOG2_SIZE_L2)));
-
-    mantisse >>= (23 - LOG2_SIZE_L2);
-
-    log2val += log_table[mantisse] * (1.0f - partial)
-               + log_table[mantisse + 1] * partial;
-
-    return log2val;
-}
 
 /* The ATH formulas return their minimum for f = -1. */
 static float ath_formula_gb(float f, float value, float f_min, float f_max)

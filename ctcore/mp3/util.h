@@ -10,6 +10,9 @@
 #ifndef CTCORE_MP3_UTIL_H
 #define CTCORE_MP3_UTIL_H
 
+#include <stdint.h>
+#include <string.h>
+
 #include "state.h"
 
 /* util.h's fallbacks, which equal glibc's M_PI, M_LN2, M_LN10, M_SQRT2
@@ -26,8 +29,33 @@ float ct_mp3_ath_formula(const ct_mp3_config *cfg, float f);
 /* freq2bark: Hz to Bark (Zwicker). */
 float ct_mp3_freq2bark(float freq);
 
-/* fast_log2: log2 by a 512-entry table with linear interpolation. */
-float ct_mp3_fast_log2(float x);
+#define CT_MP3_LOG2_SIZE 512
+#define CT_MP3_LOG2_SIZE_L2 9
+
+/* init_log_table's log_table: log2(1 + j / 512) for j = 0..512. */
+extern const float ct_mp3_log_table[CT_MP3_LOG2_SIZE + 1];
+
+/* fast_log2: log2 by a 512-entry table with linear interpolation. Inline:
+ * calc_noise calls it for every band whose noise it computes. */
+static inline float ct_mp3_fast_log2(float x)
+{
+    float log2val, partial;
+    uint32_t bits;
+    int mantisse;
+
+    memcpy(&bits, &x, sizeof(bits));
+    mantisse = (int) (bits & 0x7fffff);
+    log2val = (float) ((int) ((bits >> 23) & 0xFF) - 0x7f);
+    partial = (float) (mantisse & ((1 << (23 - CT_MP3_LOG2_SIZE_L2)) - 1));
+    partial *= 1.0f / ((1 << (23 - CT_MP3_LOG2_SIZE_L2)));
+
+    mantisse >>= (23 - CT_MP3_LOG2_SIZE_L2);
+
+    log2val += ct_mp3_log_table[mantisse] * (1.0f - partial)
+               + ct_mp3_log_table[mantisse + 1] * partial;
+
+    return log2val;
+}
 
 /* USE_FAST_LOG's FAST_LOG10(x) and FAST_LOG10_X(x, y): the float log2
  * times a double constant, a double result, as LAME's macros expand. */

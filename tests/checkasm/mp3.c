@@ -269,6 +269,29 @@ static void check_mask_add_steps(void)
     }
 }
 
+/* amp_scalefac_bands (noise_shaping_amp 1) computes LAME's
+ * (float) pow(trigger, .5) as sqrtf(trigger), trigger a float above 1: the
+ * same float from this libm's pow for every 61st float of them, for every
+ * one with --exhaustive (about 1.07 billion). */
+static void check_amp_trigger(void)
+{
+    const uint32_t step = checkasm_exhaustive() ? 1 : 61;
+    uint32_t u;
+    const float one = 1.0f;
+    memcpy(&u, &one, sizeof(u));
+    for (u += 1; u < 0x7f800000u; u += step) {
+        float x, by_pow, by_sqrt;
+        memcpy(&x, &u, sizeof(x));
+        by_pow = (float)pow(x, .5);
+        by_sqrt = sqrtf(x);
+        if (memcmp(&by_pow, &by_sqrt, sizeof(x)) != 0) {
+            checkasm_fail("amp_trigger: pow(%a, .5) = %a, sqrtf %a", (double)x,
+                          (double)by_pow, (double)by_sqrt);
+            return;
+        }
+    }
+}
+
 /* Partitions with masker ranges around them, and the terms: a wide dynamic
  * range with zeros, equal neighbours and ratios near the thresholds of
  * mask_add (ma_max_i1, ma_max_i2, the steps of table2). */
@@ -816,6 +839,7 @@ void checkasm_check_mp3(void)
     check_ix_max(&quantize_ref, &quantize_opt, t);
     check_pair_sums(&quantize_ref, &quantize_opt, t);
     check_count1(&quantize_ref, &quantize_opt, t);
+    check_amp_trigger();
     checkasm_report("mp3_quantize");
     check_fht(&fft_ref, &fft_opt);
     checkasm_report("mp3_fft");
