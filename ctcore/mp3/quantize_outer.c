@@ -18,6 +18,7 @@
  * project).
  */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "quantize.h"
@@ -315,11 +316,20 @@ static void amp_scalefac_bands(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info
     else
         ifqstep34 = 1.68179283050742922612; /* 2**(.75*1) */
 
-    /* compute maximum value of distort[] */
-    trigger = 0;
-    for (sfb = 0; sfb < cod_info->sfbmax; sfb++) {
-        if (trigger < distort[sfb])
-            trigger = distort[sfb];
+    /* compute maximum value of distort[]: over the even and the odd bands
+     * at once, the same largest value (distort[] holds no NaN), half the
+     * chain of comparisons */
+    {
+        float even = 0, odd = 0;
+        for (sfb = 0; sfb + 1 < cod_info->sfbmax; sfb += 2) {
+            if (even < distort[sfb])
+                even = distort[sfb];
+            if (odd < distort[sfb + 1])
+                odd = distort[sfb + 1];
+        }
+        if (sfb < cod_info->sfbmax && even < distort[sfb])
+            even = distort[sfb];
+        trigger = even < odd ? odd : even;
     }
 
     switch (cfg->noise_shaping_amp) {
@@ -534,6 +544,14 @@ void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
     (void) bin_search_step_size(gfc, cod_info, targ_bits, ch, xrpow, range);
 }
 
+/* *cod_info = cod_info_w of outer_loop, but for the lines xr, which the
+ * loop never changes (a third of the copy). */
+static void keep_quantization(ct_mp3_gr_info *best, const ct_mp3_gr_info *tried)
+{
+    memcpy(best->l3_enc, tried->l3_enc,
+           sizeof(*best) - offsetof(ct_mp3_gr_info, l3_enc));
+}
+
 /*
  * outer_loop after its start: controls the masking conditions of all
  * scalefactor bands: from the binary search's global gain on, amplifies
@@ -642,7 +660,7 @@ int ct_mp3_outer_loop_shape(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
         if (better) {
             best_part2_3_length = cod_info->part2_3_length;
             best_noise_info = noise_info;
-            *cod_info = cod_info_w;
+            keep_quantization(cod_info, &cod_info_w);
             age = 0;
         } else {
             /* early stop? */
