@@ -548,6 +548,8 @@ void ct_mp3_outer_loop_start(ct_mp3_state *gfc, ct_mp3_gr_info *const cod_info,
  * loop never changes (a third of the copy). */
 static void keep_quantization(ct_mp3_gr_info *best, const ct_mp3_gr_info *tried)
 {
+    _Static_assert(offsetof(ct_mp3_gr_info, l3_enc) == sizeof(((ct_mp3_gr_info *) 0)->xr),
+                   "xr is all that comes before l3_enc");
     memcpy(best->l3_enc, tried->l3_enc,
            sizeof(*best) - offsetof(ct_mp3_gr_info, l3_enc));
 }
